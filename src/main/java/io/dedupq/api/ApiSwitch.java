@@ -1,0 +1,28 @@
+package io.dedupq.api;
+
+import io.dedupq.config.DedupqConfig;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.Response;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/**
+ * A worker-only pod ({@code dedupq.api.enabled=false}) answers /api with 404 while its HTTP
+ * port keeps serving probes.
+ */
+public class ApiSwitch {
+
+    private final DedupqConfig config;
+
+    public ApiSwitch(DedupqConfig config) {
+        this.config = config;
+    }
+
+    @ServerRequestFilter(preMatching = true)
+    public Response refuseWhenDisabled(ContainerRequestContext request) {
+        if (config.api().enabled() || !request.getUriInfo().getPath().startsWith("/api")) {
+            return null;
+        }
+        throw new ProblemException(Problem.of(404, "api-disabled", "Not Found",
+                "the API is disabled on this pod (dedupq.api.enabled=false)"));
+    }
+}

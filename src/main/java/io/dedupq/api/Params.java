@@ -1,0 +1,46 @@
+package io.dedupq.api;
+
+import io.dedupq.queue.TaskIds;
+
+/** Checks of path and query parameters shared by the resources. */
+public final class Params {
+
+    public static final int DEFAULT_LIMIT = 1000;
+    public static final int MAX_LIMIT = 10_000;
+
+    private Params() {
+    }
+
+    /** A path id must follow the task-id rule; anything else is a 400 naming the parameter. */
+    public static String id(String value) {
+        if (!TaskIds.valid(value)) {
+            throw new ProblemException(Problem.invalid("id", TaskIds.RULE));
+        }
+        return value;
+    }
+
+    /** {@code ?limit=}: absent means the default; outside 1..10000 is a 400. */
+    public static int limit(String value) {
+        if (value == null) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int limit = Integer.parseInt(value);
+            if (limit >= 1 && limit <= MAX_LIMIT) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new ProblemException(Problem.invalid("limit", "must be a whole number from 1 to " + MAX_LIMIT));
+    }
+
+    public static ProblemException notFound(String what, String id) {
+        return new ProblemException(Problem.of(404, what + "-not-found", "Not Found", "no " + what + " with id " + id));
+    }
+
+    public static ProblemException exists(String what, String id) {
+        return new ProblemException(Problem.of(409, what + "-exists", "Already exists",
+                what + " " + id + " already exists; nothing was changed"));
+    }
+}

@@ -1,0 +1,68 @@
+package io.dedupq.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.queue.InvalidTaskException;
+import io.dedupq.queue.StoreUnavailableException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/** Every error leaves as application/problem+json, with no stack trace in it. */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    private final ObjectMapper mapper;
+    private final DedupqConfig config;
+
+    public ProblemMappers(ObjectMapper mapper, DedupqConfig config) {
+        this.mapper = mapper;
+        this.config = config;
+    }
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e) {
+        return respond(e.problem());
+    }
+
+    @ServerExceptionMapper
+    public Response invalidTask(InvalidTaskException e) {
+        return respond(Problem.invalid(e.errors()));
+    }
+
+    /** Redis down, paused or refused by the circuit breaker: the client should come back later. */
+    @ServerExceptionMapper({StoreUnavailableException.class, FaultToleranceException.class})
+    public Response unavailable(RuntimeException e) {
+        LOG.warnf("answering 503: %s", e.getMessage());
+        return Response.fromResponse(respond(Problem.of(503, "store-unavailable", "Service unavailable",
+                "the task store (Redis) is not reachable right now; nothing was written, retry later")))
+                .header("Retry-After", config.api().retryAfterSeconds()).build();
+    }
+
+    @ServerExceptionMapper
+    public Response http(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        String title = e.getResponse().getStatusInfo().getReasonPhrase();
+        return respond(Problem.of(status, title.toLowerCase().replace(' ', '-'), title, e.getMessage()));
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        LOG.error("unexpected error while handling a request", e);
+        return respond(Problem.of(500, "internal", "Internal error", "the request failed; nothing is known to be written"));
+    }
+
+    private Response respond(Problem problem) {
+        String body;
+        try {
+            body = mapper.writeValueAsString(problem);
+        } catch (JsonProcessingException e) {
+            body = "{\"title\":\"" + problem.status() + "\",\"status\":" + problem.status() + "}";
+        }
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(body).build();
+    }
+}

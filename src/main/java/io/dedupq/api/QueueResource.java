@@ -1,0 +1,26 @@
+package io.dedupq.api;
+
+import io.dedupq.queue.QueueStats;
+import io.dedupq.queue.TaskQueue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+
+/** Counts per queue, for operators, dashboards and autoscalers. */
+@Path("/api/queues")
+@Produces(MediaType.APPLICATION_JSON)
+public class QueueResource {
+
+    private final TaskQueue queue;
+
+    public QueueResource(TaskQueue queue) {
+        this.queue = queue;
+    }
+
+    @GET
+    public List<QueueStats> queues() {
+        return queue.stats();
+    }
+}

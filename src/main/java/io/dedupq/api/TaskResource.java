@@ -1,0 +1,83 @@
+package io.dedupq.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.dedupq.queue.EnqueueResult;
+import io.dedupq.queue.TaskQueue;
+import io.dedupq.queue.TaskView;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+
+/** Enqueue tasks and read their status. */
+@Path("/api/tasks")
+@Produces(MediaType.APPLICATION_JSON)
+public class TaskResource {
+
+    private final TaskQueue queue;
+    private final TaskRequests requests;
+
+    public TaskResource(TaskQueue queue, TaskRequests requests) {
+        this.queue = queue;
+        this.requests = requests;
+    }
+
+    /** The answer to one submitted task; {@code duplicate} only when the id was already known. */
+    @RegisterForReflection
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Accepted(String id, String queue, String status, Boolean duplicate) {
+    }
+
+    /** One entry per submitted task, in order; {@code code} is what POST /api/tasks would answer. */
+    @RegisterForReflection
+    public record BatchEntry(String id, String queue, String status, boolean duplicate, boolean conflict, int code) {
+    }
+
+    @RegisterForReflection
+    public record BatchResult(int accepted, int duplicates, int conflicts, List<BatchEntry> results) {
+    }
+
+    /** 202 when enqueued, 200 for a duplicate of a known task, 409 for a known id with another payload. */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response enqueue(byte[] body) {
+        EnqueueResult result = queue.enqueue(requests.single(body));
+        if (result.conflict()) {
+            throw conflict(result.id());
+        }
+        return Response.status(result.accepted() ? 202 : 200)
+                .entity(new Accepted(result.id(), result.queue(), result.status(), result.duplicate() ? true : null))
+                .build();
+    }
+
+    /** All tasks are validated first: one invalid task refuses the batch and nothing is enqueued. */
+    @POST
+    @Path("/batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public BatchResult enqueueBatch(byte[] body) {
+        List<BatchEntry> entries = queue.enqueueAll(requests.batch(body)).stream()
+                .map(r -> new BatchEntry(r.id(), r.queue(), r.status(), r.duplicate(), r.conflict(),
+                        r.conflict() ? 409 : r.duplicate() ? 200 : 202))
+                .toList();
+        int accepted = (int) entries.stream().filter(e -> e.code() == 202).count();
+        int conflicts = (int) entries.stream().filter(BatchEntry::conflict).count();
+        return new BatchResult(accepted, entries.size() - accepted - conflicts, conflicts, entries);
+    }
+
+    @GET
+    @Path("/{id}")
+    public TaskView status(@PathParam("id") String id) {
+        return queue.status(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
+    }
+
+    private static ProblemException conflict(String id) {
+        return new ProblemException(Problem.of(409, "id-conflict", "Task id already used",
+                "task " + id + " is already known with a different type or payload; nothing was enqueued"));
+    }
+}

@@ -1,0 +1,113 @@
+package io.dedupq.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithDefaults;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+
+/** Everything dedupq reads from configuration; README.md has the same table for operators. */
+@ConfigMapping(prefix = "dedupq")
+public interface DedupqConfig {
+
+    /** First part of every Redis key; the queue keys become {@code {<prefix>:<queue>}:...}. */
+    @WithDefault("dedupq")
+    String keyPrefix();
+
+    Api api();
+
+    Worker worker();
+
+    /** Per-queue settings; a queue that is routed to but not listed gets the defaults. */
+    @WithDefaults
+    Map<String, QueueConfig> queues();
+
+    /** Task type to queue name; a type that is not listed goes to the queue named after it. */
+    Map<String, String> routes();
+
+    interface Api {
+        /** Serve the /api endpoints on this pod (an API pod, or both). Probes are served anyway. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Largest body accepted by POST /api/tasks, in bytes; larger gets 413. */
+        @WithDefault("65536")
+        int maxBodyBytes();
+
+        /** Largest body accepted by POST /api/tasks/batch, in bytes. */
+        @WithDefault("4194304")
+        int maxBatchBodyBytes();
+
+        /** Most tasks in one POST /api/tasks/batch. */
+        @WithDefault("1000")
+        int maxBatchSize();
+
+        /** Retry-After seconds sent with 503 while Redis is unreachable. */
+        @WithDefault("2")
+        int retryAfterSeconds();
+    }
+
+    interface Worker {
+        /** Run dispatchers on this pod (a worker pod, or both). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Worker id in keys and lock tokens; default host-pid-random, unique per process. */
+        Optional<String> id();
+
+        /** How often this worker writes its heartbeat to {@code <prefix>:workers}. */
+        @WithDefault("5s")
+        Duration heartbeatInterval();
+
+        /** A worker whose heartbeat is older than this is dead: its copies go back to pending. */
+        @WithDefault("30s")
+        Duration heartbeatExpiry();
+
+        /** How often the reaper looks for dead workers (one pod at a time, under a lock). */
+        @WithDefault("5s")
+        Duration reaperInterval();
+
+        /** How often due retries are moved from delayed to pending. */
+        @WithDefault("1s")
+        Duration promoteInterval();
+
+        /** BLMOVE wait when pending is empty; short so that shutdown is prompt. */
+        @WithDefault("1s")
+        Duration blockTimeout();
+
+        /** On shutdown, how long running handlers may finish before their copies are requeued. */
+        @WithDefault("25s")
+        Duration shutdownGrace();
+    }
+
+    interface QueueConfig {
+        /** Handlers of this queue running at once on one worker process. */
+        @WithDefault("8")
+        int concurrency();
+
+        /** Most envelopes taken by one claim call under load. */
+        @WithDefault("16")
+        int batch();
+
+        /** Lock TTL per task id while it runs. */
+        @WithDefault("30s")
+        Duration lockTtl();
+
+        /** How long a finished task id is remembered: duplicates within it are skipped. */
+        @WithDefault("24h")
+        Duration dedupWindow();
+
+        /** Executions before a retryable failure becomes dead. */
+        @WithDefault("5")
+        int maxAttempts();
+
+        /** First retry delay; doubled per attempt, with jitter. */
+        @WithDefault("1s")
+        Duration backoffBase();
+
+        /** Longest retry delay. */
+        @WithDefault("5m")
+        Duration backoffMax();
+    }
+}

@@ -1,0 +1,38 @@
+package io.dedupq.config;
+
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.jackson.ObjectMapperCustomizer;
+import jakarta.inject.Singleton;
+
+/**
+ * Strict JSON for everything dedupq reads: unknown fields, scalar coercion ("12" for a string
+ * field, 1 for a boolean) and trailing garbage are errors, and nesting is capped so a deeply
+ * nested body is refused cheaply instead of exhausting the stack.
+ */
+@Singleton
+public class JsonConfig implements ObjectMapperCustomizer {
+
+    /** Deepest nesting accepted in any request or envelope. */
+    public static final int MAX_NESTING = 32;
+
+    @Override
+    public void customize(ObjectMapper mapper) {
+        mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING)
+                .maxNumberLength(64)
+                .build());
+        mapper.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
+        mapper.enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN.mappedFeature());
+        mapper.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        mapper.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+        mapper.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+        mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+        mapper.disable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
+        mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+    }
+}

@@ -1,0 +1,177 @@
+package io.dedupq.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A private redis-server started from PATH on a free port, with AOF on and its data in a folder
+ * of ours. Dev mode starts one when no Redis address is configured; the tests start their own
+ * (and stop, pause or restart them). Never used by the production profile.
+ */
+public final class RedisProcess {
+
+    public static final String MISSING = "redis-server is not on PATH. Install it (Debian/Ubuntu: "
+            + "'sudo apt-get install redis-server') or point dedupq at a running Redis with REDIS_URL "
+            + "(or quarkus.redis.hosts), e.g. REDIS_URL=redis://localhost:6379";
+
+    private final Path dir;
+    private final int port;
+    private final List<String> extraArgs;
+    private Process process;
+
+    private RedisProcess(Path dir, int port, List<String> extraArgs) {
+        this.dir = dir;
+        this.port = port;
+        this.extraArgs = List.copyOf(extraArgs);
+    }
+
+    /** Starts redis-server on a free port with its files under {@code dir}. */
+    public static RedisProcess start(Path dir, String... extraArgs) {
+        RedisProcess redis = new RedisProcess(dir, freePort(), List.of(extraArgs));
+        redis.start();
+        return redis;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Starts (again) on the same port and folder: AOF brings back what was written before. */
+    public synchronized void start() {
+        if (!onPath("redis-server")) {
+            throw new IllegalStateException(MISSING);
+        }
+        try {
+            Files.createDirectories(dir);
+            List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
+                    "--bind", "127.0.0.1", "--dir", dir.toAbsolutePath().toString(), "--appendonly", "yes",
+                    "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
+                    "--logfile", dir.resolve("redis.log").toAbsolutePath().toString()));
+            command.addAll(extraArgs);
+            process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(dir.resolve("redis.out").toFile()).start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start redis-server: " + e.getMessage(), e);
+        }
+        awaitPong();
+    }
+
+    /** Stops the process (SIGTERM, then SIGKILL after 5 s) and waits for it. */
+    public synchronized void stop() {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        resume();
+        process.destroy();
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** SIGSTOP: the server keeps its connections but answers nothing, like a long GC or a network stall. */
+    public void pause() {
+        signal("-STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        signal("-CONT");
+    }
+
+    public boolean alive() {
+        return process != null && process.isAlive();
+    }
+
+    private void signal(String signal) {
+        if (!alive()) {
+            return;
+        }
+        try {
+            new ProcessBuilder("kill", signal, Long.toString(process.pid())).inheritIO().start().waitFor();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot signal redis-server: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitPong() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server exited at start; see " + dir.resolve("redis.log"));
+            }
+            if (pings()) {
+                return;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        throw new IllegalStateException("redis-server on port " + port + " did not answer within 10 s");
+    }
+
+    /** True when PING over a raw socket gets +PONG: the server accepts commands. */
+    private boolean pings() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            socket.setSoTimeout(500);
+            OutputStream out = socket.getOutputStream();
+            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            byte[] reply = new byte[7];
+            int n = in.readNBytes(reply, 0, 7);
+            return n == 7 && new String(reply, StandardCharsets.US_ASCII).startsWith("+PONG");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            socket.setReuseAddress(true);
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+
+    public static boolean onPath(String program) {
+        String path = System.getenv("PATH");
+        if (path == null) {
+            return false;
+        }
+        for (String folder : path.split(java.io.File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(folder, program))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,172 @@
+package io.dedupq.queue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.handler.HandlerRegistry;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+
+/**
+ * Redis reads and writes of the producer side. The HTTP path must answer fast when Redis is
+ * down or paused: {@code @Timeout} bounds every call and the circuit breaker stops sending
+ * requests to a Redis that keeps failing, so callers get a 503 instead of a hang.
+ */
+@ApplicationScoped
+public class QueueStore {
+
+    private static final String[] TASK_FIELDS = {"id", "queue", "type", "status", "attempts", "enqueuedAt",
+        "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result"};
+    private static final String[] STAT_FIELDS = {"enqueued", "succeeded", "failed", "dead", "retried",
+        "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks"};
+
+    private final RedisCalls redis;
+    private final RedisKeys keys;
+    private final HandlerRegistry registry;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+
+    public QueueStore(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, ObjectMapper mapper, Clock clock) {
+        this.redis = redis;
+        this.keys = keys;
+        this.registry = registry;
+        this.mapper = mapper;
+        this.clock = clock;
+    }
+
+    /** One enqueue.lua call per queue, all pipelined in one write. */
+    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS)
+    public List<EnqueueResult> enqueue(List<TaskQueue.Prepared> tasks) {
+        Map<String, List<Integer>> byQueue = new LinkedHashMap<>();
+        for (int i = 0; i < tasks.size(); i++) {
+            byQueue.computeIfAbsent(tasks.get(i).queue(), q -> new ArrayList<>()).add(i);
+        }
+        String now = Long.toString(clock.millis());
+        List<Request> calls = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> group : byQueue.entrySet()) {
+            String queue = group.getKey();
+            List<String> args = new ArrayList<>(List.of(keys.base(queue), queue, now));
+            for (int index : group.getValue()) {
+                TaskQueue.Prepared task = tasks.get(index);
+                args.addAll(List.of(task.id(), task.type(), task.digest(), task.envelope()));
+            }
+            calls.add(RedisCalls.scriptRequest(LuaScript.ENQUEUE, List.of(keys.pending(queue), keys.stats(queue)), args));
+        }
+        List<Response> replies = redis.scripts(calls);
+        EnqueueResult[] results = new EnqueueResult[tasks.size()];
+        int call = 0;
+        for (Map.Entry<String, List<Integer>> group : byQueue.entrySet()) {
+            Response reply = replies.get(call++);
+            for (int k = 0; k < group.getValue().size(); k++) {
+                int index = group.getValue().get(k);
+                int code = reply.get(2 * k).toInteger();
+                results[index] = new EnqueueResult(tasks.get(index).id(), group.getKey(),
+                        reply.get(2 * k + 1).toString(), code == 0, code < 0);
+            }
+        }
+        return List.of(results);
+    }
+
+    /** Looks the id up in every queue; ids are unique per queue, the first queue that has it wins. */
+    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS)
+    public Optional<TaskView> find(String id) {
+        List<Request> reads = new ArrayList<>();
+        for (String queue : registry.queues()) {
+            Request hmget = Request.cmd(Command.HMGET).arg(keys.task(queue, id));
+            for (String field : TASK_FIELDS) {
+                hmget.arg(field);
+            }
+            reads.add(hmget);
+        }
+        for (Response fields : redis.batch(reads)) {
+            if (fields.get(3) != null) {
+                return Optional.of(view(fields));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Two round trips: the live workers, then every count of every queue in one pipeline. */
+    @Timeout(value = 1500, unit = ChronoUnit.MILLIS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS)
+    public List<QueueStats> stats() {
+        List<String> workers = new ArrayList<>();
+        redis.send(Request.cmd(Command.ZRANGE).arg(keys.workers()).arg(0).arg(-1)).forEach(w -> workers.add(w.toString()));
+        List<Request> reads = new ArrayList<>();
+        for (String queue : registry.queues()) {
+            reads.add(Request.cmd(Command.LLEN).arg(keys.pending(queue)));
+            reads.add(Request.cmd(Command.ZCARD).arg(keys.delayed(queue)));
+            reads.add(Request.cmd(Command.LLEN).arg(keys.dead(queue)));
+            Request counters = Request.cmd(Command.HMGET).arg(keys.stats(queue));
+            for (String field : STAT_FIELDS) {
+                counters.arg(field);
+            }
+            reads.add(counters);
+            for (String worker : workers) {
+                reads.add(Request.cmd(Command.LLEN).arg(keys.processing(queue, worker)));
+            }
+        }
+        List<Response> replies = redis.batch(reads);
+        List<QueueStats> stats = new ArrayList<>();
+        int r = 0;
+        for (String queue : registry.queues()) {
+            long pending = replies.get(r++).toLong();
+            long delayed = replies.get(r++).toLong();
+            long dead = replies.get(r++).toLong();
+            Response c = replies.get(r++);
+            long processing = 0;
+            for (int w = 0; w < workers.size(); w++) {
+                processing += replies.get(r++).toLong();
+            }
+            long skippedDone = num(c.get(5));
+            long skippedLocked = num(c.get(6));
+            long skippedStale = num(c.get(7));
+            stats.add(new QueueStats(queue, pending, processing, delayed, dead,
+                    num(c.get(0)), num(c.get(1)), num(c.get(2)) + num(c.get(3)), num(c.get(3)), num(c.get(4)),
+                    skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
+                    num(c.get(8)), num(c.get(9))));
+        }
+        return stats;
+    }
+
+    private TaskView view(Response f) {
+        return new TaskView(str(f.get(0)), str(f.get(1)), str(f.get(2)), str(f.get(3)), (int) num(f.get(4)),
+                opt(f.get(5)), opt(f.get(6)), opt(f.get(7)), opt(f.get(8)), str(f.get(9)), json(f.get(10)));
+    }
+
+    private JsonNode json(Response value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return mapper.readTree(value.toString());
+        } catch (JsonProcessingException e) {
+            return mapper.getNodeFactory().textNode(value.toString());
+        }
+    }
+
+    private static String str(Response value) {
+        return value == null ? null : value.toString();
+    }
+
+    private static long num(Response value) {
+        return value == null ? 0 : value.toLong();
+    }
+
+    private static Long opt(Response value) {
+        return value == null ? null : value.toLong();
+    }
+}

@@ -1,0 +1,111 @@
+package io.dedupq.queue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.handler.FieldError;
+import io.dedupq.handler.HandlerRegistry;
+import io.dedupq.handler.PayloadBinder;
+import io.dedupq.handler.TaskHandler;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The producer side: validates tasks, routes them to their queue and enqueues each id once.
+ * Inject it to enqueue in-process; the HTTP API uses it too.
+ */
+@ApplicationScoped
+public class TaskQueue {
+
+    private final HandlerRegistry registry;
+    private final PayloadBinder binder;
+    private final ObjectMapper mapper;
+    private final QueueStore store;
+    private final Clock clock;
+
+    public TaskQueue(HandlerRegistry registry, PayloadBinder binder, ObjectMapper mapper, QueueStore store, Clock clock) {
+        this.registry = registry;
+        this.binder = binder;
+        this.mapper = mapper;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    /** A validated task, ready for enqueue.lua. */
+    public record Prepared(String id, String type, String queue, String digest, String envelope) {
+    }
+
+    public EnqueueResult enqueue(TaskSubmission submission) {
+        return enqueueAll(List.of(submission)).get(0);
+    }
+
+    /**
+     * Validates every task first; one invalid task refuses the whole list and nothing is
+     * enqueued. Results come back in the order of the submissions.
+     */
+    public List<EnqueueResult> enqueueAll(List<TaskSubmission> submissions) {
+        boolean single = submissions.size() == 1;
+        List<Prepared> prepared = new ArrayList<>(submissions.size());
+        List<FieldError> errors = new ArrayList<>();
+        for (int i = 0; i < submissions.size(); i++) {
+            prepare(submissions.get(i), single ? "" : "tasks[" + i + "].", prepared, errors);
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidTaskException(errors);
+        }
+        return store.enqueue(prepared);
+    }
+
+    public Optional<TaskView> status(String id) {
+        return TaskIds.valid(id) ? store.find(id) : Optional.empty();
+    }
+
+    public List<QueueStats> stats() {
+        return store.stats();
+    }
+
+    private void prepare(TaskSubmission task, String path, List<Prepared> out, List<FieldError> errors) {
+        String id = task.id() == null ? UUID.randomUUID().toString() : task.id();
+        int before = errors.size();
+        if (!TaskIds.valid(id)) {
+            errors.add(new FieldError(path + "id", TaskIds.RULE));
+        }
+        Optional<TaskHandler<?>> handler = task.type() == null ? Optional.empty() : registry.handler(task.type());
+        if (handler.isEmpty()) {
+            errors.add(new FieldError(path + "type", (task.type() == null ? "is required" : "is not a known task type")
+                    + "; known types: " + String.join(", ", registry.types())));
+            return;
+        }
+        PayloadBinder.Bound<?> bound = binder.bind(task.payload(), handler.get().payloadType(), path + "payload");
+        errors.addAll(bound.errors());
+        if (errors.size() > before) {
+            return;
+        }
+        JsonNode payload = mapper.valueToTree(bound.value());
+        Envelope envelope = new Envelope(id, task.type(), payload, 0, clock.millis());
+        try {
+            out.add(new Prepared(id, task.type(), registry.queueOf(task.type()),
+                    digest(task.type() + "\n" + mapper.writeValueAsString(payload)),
+                    mapper.writeValueAsString(envelope)));
+        } catch (JsonProcessingException e) {
+            errors.add(new FieldError(path + "payload", "cannot be serialised"));
+        }
+    }
+
+    private static String digest(String text) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package io.dedupq.tasks.payment;
+
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.dedupq.api.JsonBodies;
+import io.dedupq.api.Params;
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.tasks.MoneyAmount;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Digits;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.math.BigDecimal;
+
+/** Open an account and audit it: balance and every debit with the task and fencing token that made it. */
+@Path("/api/accounts/{id}")
+@Produces(MediaType.APPLICATION_JSON)
+public class AccountResource {
+
+    /** Body of PUT: the account's currency and opening balance. */
+    @RegisterForReflection
+    public record OpenAccount(
+            @NotNull @Pattern(regexp = "[A-Z]{3}", message = "must be 3 upper-case letters (ISO 4217)") String currency,
+            @NotNull @JsonDeserialize(using = MoneyAmount.Deserializer.class)
+            @DecimalMin(value = "0", message = "must be 0 or more")
+            @DecimalMax(value = "1000000000000", message = "must be at most 1000000000000")
+            @Digits(integer = 13, fraction = 2, message = "must have at most 2 decimals") BigDecimal balance) {
+    }
+
+    private final Ledger ledger;
+    private final JsonBodies bodies;
+    private final DedupqConfig config;
+
+    public AccountResource(Ledger ledger, JsonBodies bodies, DedupqConfig config) {
+        this.ledger = ledger;
+        this.bodies = bodies;
+        this.config = config;
+    }
+
+    /** 201 with the new account; 409 when the id is taken (the existing account is untouched). */
+    @PUT
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response open(@PathParam("id") String id, byte[] body) {
+        Params.id(id);
+        OpenAccount request = bodies.bind(body, config.api().maxBodyBytes(), OpenAccount.class);
+        if (!ledger.open(id, request.currency(), request.balance())) {
+            throw Params.exists("account", id);
+        }
+        return Response.status(201).entity(ledger.find(id, 1).orElseThrow()).build();
+    }
+
+    @GET
+    public Ledger.Account get(@PathParam("id") String id, @QueryParam("limit") String limit) {
+        return ledger.find(Params.id(id), Params.limit(limit)).orElseThrow(() -> Params.notFound("account", id));
+    }
+}

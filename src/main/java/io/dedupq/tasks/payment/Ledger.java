@@ -1,0 +1,102 @@
+package io.dedupq.tasks.payment;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.tasks.MoneyAmount;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+
+/** Accounts and their ledger: the auditable resource that payments write to (debit.lua). */
+@ApplicationScoped
+public class Ledger {
+
+    /** What debit.lua answered. */
+    public enum Debit { DEBITED, ALREADY_DEBITED, STALE, NO_ACCOUNT, CURRENCY_MISMATCH, INSUFFICIENT_FUNDS }
+
+    @RegisterForReflection
+    public record Entry(String taskId, BigDecimal amount, long fencingToken, long at) {
+    }
+
+    @RegisterForReflection
+    public record Account(String id, String currency, BigDecimal balance, List<Entry> ledger) {
+    }
+
+    private final RedisCalls redis;
+    private final RedisKeys keys;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+
+    public Ledger(RedisCalls redis, RedisKeys keys, ObjectMapper mapper, Clock clock) {
+        this.redis = redis;
+        this.keys = keys;
+        this.mapper = mapper;
+        this.clock = clock;
+    }
+
+    /** False when an account with this id exists already (it is left as it is). */
+    @Timeout(800)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2000)
+    public boolean open(String id, String currency, BigDecimal balance) {
+        return redis.script(LuaScript.CREATE, List.of(keys.account(id)),
+                List.of("currency", currency, "balance", Long.toString(MoneyAmount.toMinorUnits(balance)))).toInteger() == 1;
+    }
+
+    public Debit debit(String accountId, String taskId, BigDecimal amount, String currency, long fencingToken) {
+        int code = redis.script(LuaScript.DEBIT,
+                List.of(keys.account(accountId), keys.accountLedger(accountId), keys.accountApplied(accountId)),
+                List.of(taskId, Long.toString(MoneyAmount.toMinorUnits(amount)), currency, Long.toString(fencingToken),
+                        Long.toString(clock.millis()))).toInteger();
+        return switch (code) {
+            case 1 -> Debit.DEBITED;
+            case 2 -> Debit.ALREADY_DEBITED;
+            case -1 -> Debit.STALE;
+            case -2 -> Debit.NO_ACCOUNT;
+            case -3 -> Debit.CURRENCY_MISMATCH;
+            case -4 -> Debit.INSUFFICIENT_FUNDS;
+            default -> throw new IllegalStateException("debit.lua answered " + code);
+        };
+    }
+
+    /** The account with its newest {@code limit} ledger entries, newest first. */
+    @Timeout(800)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2000)
+    public Optional<Account> find(String id, int limit) {
+        List<Response> replies = redis.batch(List.of(
+                Request.cmd(Command.HMGET).arg(keys.account(id)).arg("currency").arg("balance"),
+                Request.cmd(Command.LRANGE).arg(keys.accountLedger(id)).arg(0).arg(limit - 1)));
+        Response account = replies.get(0);
+        if (account.get(0) == null) {
+            return Optional.empty();
+        }
+        List<Entry> entries = new ArrayList<>();
+        for (Response raw : replies.get(1)) {
+            JsonNode e = read(raw.toString());
+            entries.add(new Entry(e.get("taskId").asText(), MoneyAmount.fromMinorUnits(e.get("amount").asLong()),
+                    e.get("fencingToken").asLong(), e.get("at").asLong()));
+        }
+        return Optional.of(new Account(id, account.get(0).toString(),
+                MoneyAmount.fromMinorUnits(account.get(1).toLong()), entries));
+    }
+
+    private JsonNode read(String json) {
+        try {
+            return mapper.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable ledger entry", e);
+        }
+    }
+}

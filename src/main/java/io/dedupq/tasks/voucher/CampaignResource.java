@@ -1,0 +1,69 @@
+package io.dedupq.tasks.voucher;
+
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import io.dedupq.api.JsonBodies;
+import io.dedupq.api.Params;
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.tasks.MoneyAmount;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Digits;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.math.BigDecimal;
+
+/** Open a voucher campaign and audit it: remaining stock and every code issued, with its task. */
+@Path("/api/campaigns/{id}")
+@Produces(MediaType.APPLICATION_JSON)
+public class CampaignResource {
+
+    /** Body of PUT: how many vouchers, what each is worth. */
+    @RegisterForReflection
+    public record OpenCampaign(
+            @NotNull @Min(0) @Max(100_000_000) Long stock,
+            @NotNull @JsonDeserialize(using = MoneyAmount.Deserializer.class)
+            @DecimalMin(value = "0", inclusive = false, message = "must be greater than 0")
+            @DecimalMax(value = "1000000000", message = "must be at most 1000000000")
+            @Digits(integer = 10, fraction = 2, message = "must have at most 2 decimals") BigDecimal value,
+            @NotNull @Pattern(regexp = "[A-Z]{3}", message = "must be 3 upper-case letters (ISO 4217)") String currency) {
+    }
+
+    private final Campaigns campaigns;
+    private final JsonBodies bodies;
+    private final DedupqConfig config;
+
+    public CampaignResource(Campaigns campaigns, JsonBodies bodies, DedupqConfig config) {
+        this.campaigns = campaigns;
+        this.bodies = bodies;
+        this.config = config;
+    }
+
+    /** 201 with the new campaign; 409 when the id is taken (the existing campaign is untouched). */
+    @PUT
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response open(@PathParam("id") String id, byte[] body) {
+        Params.id(id);
+        OpenCampaign request = bodies.bind(body, config.api().maxBodyBytes(), OpenCampaign.class);
+        if (!campaigns.open(id, request.stock(), request.value(), request.currency())) {
+            throw Params.exists("campaign", id);
+        }
+        return Response.status(201).entity(campaigns.find(id, 1).orElseThrow()).build();
+    }
+
+    @GET
+    public Campaigns.Campaign get(@PathParam("id") String id, @QueryParam("limit") String limit) {
+        return campaigns.find(Params.id(id), Params.limit(limit)).orElseThrow(() -> Params.notFound("campaign", id));
+    }
+}

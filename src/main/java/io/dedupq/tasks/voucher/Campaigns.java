@@ -1,0 +1,123 @@
+package io.dedupq.tasks.voucher;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.tasks.MoneyAmount;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.math.BigDecimal;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+
+/** Voucher campaigns: stock, and every code handed out with the task that issued it (issue.lua). */
+@ApplicationScoped
+public class Campaigns {
+
+    private static final char[] ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789".toCharArray();
+    private static final int CODE_LENGTH = 12;
+    private static final int CODE_TRIES = 5;
+
+    /** What issue.lua answered; {@code code} is set when a voucher was issued. */
+    public record Issue(Outcome outcome, String code) {
+    }
+
+    public enum Outcome { ISSUED, ALREADY_ISSUED, STALE, NO_CAMPAIGN, OUT_OF_STOCK }
+
+    @RegisterForReflection
+    public record Voucher(String code, String taskId, String customerId) {
+    }
+
+    @RegisterForReflection
+    public record Campaign(String id, long stock, BigDecimal value, String currency, List<Voucher> vouchers) {
+    }
+
+    private final RedisCalls redis;
+    private final RedisKeys keys;
+    private final ObjectMapper mapper;
+    private final SecureRandom random = new SecureRandom();
+
+    public Campaigns(RedisCalls redis, RedisKeys keys, ObjectMapper mapper) {
+        this.redis = redis;
+        this.keys = keys;
+        this.mapper = mapper;
+    }
+
+    /** False when a campaign with this id exists already (it is left as it is). */
+    @Timeout(800)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2000)
+    public boolean open(String id, long stock, BigDecimal value, String currency) {
+        return redis.script(LuaScript.CREATE, List.of(keys.campaign(id)), List.of("stock", Long.toString(stock),
+                "value", Long.toString(MoneyAmount.toMinorUnits(value)), "currency", currency)).toInteger() == 1;
+    }
+
+    /** Issues one code to the task, or tells why not; a random code that is taken is drawn again. */
+    public Issue issue(String campaignId, String taskId, String customerId, long fencingToken) {
+        List<String> keyList = List.of(keys.campaign(campaignId), keys.campaignVouchers(campaignId),
+                keys.campaignIssued(campaignId), keys.campaignCodes(campaignId));
+        for (int i = 0; i < CODE_TRIES; i++) {
+            Response reply = redis.script(LuaScript.ISSUE, keyList,
+                    List.of(taskId, customerId, newCode(), Long.toString(fencingToken)));
+            int code = reply.get(0).toInteger();
+            switch (code) {
+                case 1:
+                    return new Issue(Outcome.ISSUED, reply.get(1).toString());
+                case 2:
+                    return new Issue(Outcome.ALREADY_ISSUED, null);
+                case -1:
+                    return new Issue(Outcome.STALE, null);
+                case -2:
+                    return new Issue(Outcome.NO_CAMPAIGN, null);
+                case -5:
+                    return new Issue(Outcome.OUT_OF_STOCK, null);
+                case -6:
+                    continue;
+                default:
+                    throw new IllegalStateException("issue.lua answered " + code);
+            }
+        }
+        throw new IllegalStateException("no free voucher code after " + CODE_TRIES + " draws");
+    }
+
+    /** The campaign with its newest {@code limit} vouchers, newest first. */
+    @Timeout(800)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2000)
+    public Optional<Campaign> find(String id, int limit) {
+        List<Response> replies = redis.batch(List.of(
+                Request.cmd(Command.HMGET).arg(keys.campaign(id)).arg("stock").arg("value").arg("currency"),
+                Request.cmd(Command.LRANGE).arg(keys.campaignVouchers(id)).arg(0).arg(limit - 1)));
+        Response campaign = replies.get(0);
+        if (campaign.get(0) == null) {
+            return Optional.empty();
+        }
+        List<Voucher> vouchers = new ArrayList<>();
+        for (Response raw : replies.get(1)) {
+            try {
+                JsonNode v = mapper.readTree(raw.toString());
+                vouchers.add(new Voucher(v.get("code").asText(), v.get("taskId").asText(), v.get("customerId").asText()));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("unreadable voucher entry", e);
+            }
+        }
+        return Optional.of(new Campaign(id, campaign.get(0).toLong(), MoneyAmount.fromMinorUnits(campaign.get(1).toLong()),
+                campaign.get(2).toString(), vouchers));
+    }
+
+    private String newCode() {
+        char[] code = new char[CODE_LENGTH];
+        for (int i = 0; i < code.length; i++) {
+            code[i] = ALPHABET[random.nextInt(ALPHABET.length)];
+        }
+        return new String(code);
+    }
+}

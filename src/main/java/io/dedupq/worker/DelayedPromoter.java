@@ -1,0 +1,48 @@
+package io.dedupq.worker;
+
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.handler.HandlerRegistry;
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.util.List;
+
+/** Moves retries that are due from each queue's delayed set to its pending list (promote.lua). */
+@ApplicationScoped
+public class DelayedPromoter {
+
+    private static final String PER_CALL = "1000";
+
+    private final RedisCalls redis;
+    private final RedisKeys keys;
+    private final HandlerRegistry registry;
+    private final DedupqConfig config;
+    private final Clock clock;
+    private final PeriodicLoop loop = new PeriodicLoop("promoter");
+
+    public DelayedPromoter(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, DedupqConfig config, Clock clock) {
+        this.redis = redis;
+        this.keys = keys;
+        this.registry = registry;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    public void start() {
+        loop.start(config.worker().promoteInterval(), this::promoteDue);
+    }
+
+    public void stop() {
+        loop.stop();
+    }
+
+    /** Atomic per queue, so every worker pod may run it; no lock is needed. */
+    public void promoteDue() {
+        String now = Long.toString(clock.millis());
+        for (String queue : registry.queues()) {
+            redis.script(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)), List.of(now, PER_CALL));
+        }
+    }
+}

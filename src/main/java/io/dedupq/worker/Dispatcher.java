@@ -1,0 +1,197 @@
+package io.dedupq.worker;
+
+import io.dedupq.config.DedupqConfig;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.jboss.logging.Logger;
+
+/**
+ * The loop of one queue: waits for a free handler slot, claims as many tasks as there are free
+ * slots (up to the batch size), and hands them to the queue's bounded handler pool. With
+ * pending empty it blocks on BLMOVE rather than polling. It runs on its own thread, never on
+ * the Vert.x event loop.
+ */
+public class Dispatcher {
+
+    private static final Logger LOG = Logger.getLogger(Dispatcher.class);
+    private static final Backoff ERROR_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
+
+    private final String queue;
+    private final DedupqConfig.QueueConfig settings;
+    private final Claimer claimer;
+    private final TaskRunner runner;
+    private final BooleanSupplier registered;
+    private final Semaphore slots;
+    private final ExecutorService handlers;
+    private final Set<Claim> running = ConcurrentHashMap.newKeySet();
+    private final Thread loop;
+    private volatile boolean claiming = true;
+    private volatile boolean finishing = true;
+    private volatile long lastTurn = System.nanoTime();
+
+    /** {@code registered} tells whether this worker's heartbeat exists yet; nothing is claimed before. */
+    public Dispatcher(String queue, DedupqConfig.QueueConfig settings, Claimer claimer, TaskRunner runner,
+            BooleanSupplier registered) {
+        this.queue = queue;
+        this.settings = settings;
+        this.claimer = claimer;
+        this.runner = runner;
+        this.registered = registered;
+        this.slots = new Semaphore(settings.concurrency());
+        AtomicInteger n = new AtomicInteger();
+        this.handlers = Executors.newFixedThreadPool(settings.concurrency(), r -> {
+            Thread t = new Thread(r, "dedupq-" + queue + "-handler-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        this.loop = new Thread(this::run, "dedupq-" + queue + "-dispatcher");
+        this.loop.setDaemon(true);
+    }
+
+    public String queue() {
+        return queue;
+    }
+
+    public void start() {
+        loop.start();
+    }
+
+    /** Nanotime of the loop's last turn; a loop that stops turning is stuck. */
+    public long lastTurn() {
+        return lastTurn;
+    }
+
+    public boolean alive() {
+        return loop.isAlive();
+    }
+
+    /**
+     * Stops claiming at once. A claim or BLMOVE cut short may leave a copy in the processing
+     * list without running it; shutdown requeues the whole list at the end.
+     */
+    public void stopClaiming() {
+        claiming = false;
+        loop.interrupt();
+    }
+
+    /** Waits until {@code deadline} (nanotime) for running handlers; true when all finished. */
+    public boolean awaitHandlers(long deadline) throws InterruptedException {
+        loop.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+        handlers.shutdown();
+        return handlers.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+    }
+
+    /** Gives up on what still runs: outcome writes stop retrying, handler threads are interrupted. */
+    public void abandon() {
+        finishing = false;
+        handlers.shutdownNow();
+    }
+
+    private void run() {
+        int failures = 0;
+        while (claiming) {
+            lastTurn = System.nanoTime();
+            if (!registered.getAsBoolean()) {
+                pause(Duration.ofMillis(100));
+                continue;
+            }
+            int held = 0;
+            try {
+                slots.acquire();
+                held = 1;
+                if (!claiming) {
+                    return;
+                }
+                while (held < settings.batch() && slots.tryAcquire()) {
+                    held++;
+                }
+                Claimer.Claimed claimed = claimer.claim(queue, held, null);
+                if (claimed.claims().isEmpty() && claiming) {
+                    String moved = claimer.awaitNext(queue);
+                    if (moved != null) {
+                        claimed = claimer.claim(queue, held, moved);
+                    }
+                }
+                for (Claim claim : claimed.claims()) {
+                    running.add(claim);
+                    held--;
+                    handlers.execute(() -> execute(claim));
+                }
+                failures = 0;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException e) {
+                if (!claiming) {
+                    return;
+                }
+                LOG.warnf("queue %s: claiming failed (%s); backing off", queue, e.getMessage());
+                pause(ERROR_BACKOFF.delay(failures++));
+                recoverOwnCopies();
+            } finally {
+                slots.release(held);
+            }
+        }
+    }
+
+    private void execute(Claim claim) {
+        try {
+            runner.run(queue, claim, () -> finishing);
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "queue %s: outcome of a task was not recorded; its copy stays for recovery", queue);
+        } finally {
+            running.remove(claim);
+            slots.release();
+        }
+    }
+
+    /**
+     * After a failed call a reply may have been lost, leaving a copy in our processing list that
+     * nothing runs (and maybe a lock of ours on it). Such copies go back to pending now rather
+     * than waiting for this worker to die.
+     */
+    private void recoverOwnCopies() {
+        try {
+            Map<String, Integer> inFlight = new HashMap<>();
+            Set<String> runningIds = new HashSet<>();
+            for (Claim claim : running) {
+                inFlight.merge(claim.envelope(), 1, Integer::sum);
+                runningIds.add(runner.idOf(claim.envelope()));
+            }
+            List<String> orphans = new ArrayList<>();
+            List<Boolean> release = new ArrayList<>();
+            for (String copy : claimer.processing(queue)) {
+                if (inFlight.merge(copy, -1, Integer::sum) < 0) {
+                    orphans.add(copy);
+                    release.add(!runningIds.contains(runner.idOf(copy)));
+                }
+            }
+            long moved = claimer.requeue(queue, orphans, release);
+            if (moved > 0) {
+                LOG.infof("queue %s: requeued %d copies whose claim reply was lost", queue, moved);
+            }
+        } catch (RuntimeException e) {
+            LOG.debugf("queue %s: recovery of own copies postponed: %s", queue, e.getMessage());
+        }
+    }
+
+    private static void pause(Duration delay) {
+        try {
+            Thread.sleep(delay.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package io.dedupq.worker;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.handler.ExecutionContext;
+import io.dedupq.handler.HandlerRegistry;
+import io.dedupq.handler.PayloadBinder;
+import io.dedupq.handler.PermanentFailure;
+import io.dedupq.handler.TaskHandler;
+import io.dedupq.queue.Envelope;
+import io.dedupq.queue.TaskStatus;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs one claimed copy: binds and validates its payload, calls the handler, and turns what
+ * happened into an outcome. A handler's exception is an outcome, never a dead worker.
+ */
+@ApplicationScoped
+public class TaskRunner {
+
+    private static final Logger LOG = Logger.getLogger(TaskRunner.class);
+    private static final int MAX_ERROR_LENGTH = 1000;
+
+    private final HandlerRegistry registry;
+    private final PayloadBinder binder;
+    private final Finisher finisher;
+    private final ObjectMapper mapper;
+    private final DedupqConfig config;
+    private final Clock clock;
+
+    public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Finisher finisher, ObjectMapper mapper,
+            DedupqConfig config, Clock clock) {
+        this.registry = registry;
+        this.binder = binder;
+        this.finisher = finisher;
+        this.mapper = mapper;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    public void run(String queue, Claim claim, BooleanSupplier keepTrying) {
+        Envelope envelope;
+        try {
+            envelope = mapper.readValue(claim.envelope(), Envelope.class);
+        } catch (JsonProcessingException e) {
+            // claim.lua checked the id, so the id is there even when the rest is malformed
+            String id = idOf(claim.envelope());
+            fail(queue, id, null, claim, TaskStatus.FAILED, "malformed envelope", keepTrying);
+            return;
+        }
+        long started = clock.millis();
+        TaskStatus outcome = execute(queue, envelope, claim, keepTrying);
+        LOG.infof("task=%s queue=%s type=%s attempt=%d outcome=%s duration_ms=%d", envelope.id(), queue,
+                envelope.type(), envelope.attempt(), outcome.wire(), clock.millis() - started);
+    }
+
+    private TaskStatus execute(String queue, Envelope envelope, Claim claim, BooleanSupplier keepTrying) {
+        TaskHandler<?> handler = registry.handler(envelope.type()).orElse(null);
+        if (handler == null) {
+            return fail(queue, envelope.id(), envelope, claim, TaskStatus.FAILED,
+                    "no handler for task type '" + envelope.type() + "'", keepTrying);
+        }
+        PayloadBinder.Bound<?> bound = binder.bind(envelope.payload(), handler.payloadType(), "payload");
+        if (!bound.ok()) {
+            return fail(queue, envelope.id(), envelope, claim, TaskStatus.FAILED, "invalid payload: "
+                    + bound.errors().stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; ")),
+                    keepTrying);
+        }
+        ExecutionContext ctx = new ExecutionContext(envelope.id(), queue, envelope.attempt(), claim.fence());
+        Object result;
+        try {
+            result = invoke(handler, bound.value(), ctx);
+        } catch (PermanentFailure e) {
+            return fail(queue, envelope.id(), envelope, claim, TaskStatus.FAILED, describe(e), keepTrying);
+        } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
+            return retryOrBury(queue, envelope, claim, describe(e), keepTrying);
+        }
+        finisher.finish(queue, envelope.id(), claim, TaskStatus.SUCCEEDED, toJson(result), null, 0, keepTrying);
+        return TaskStatus.SUCCEEDED;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <P> Object invoke(TaskHandler<P> handler, Object payload, ExecutionContext ctx) throws Exception {
+        return handler.handle((P) payload, ctx);
+    }
+
+    private TaskStatus retryOrBury(String queue, Envelope envelope, Claim claim, String error, BooleanSupplier keepTrying) {
+        DedupqConfig.QueueConfig settings = config.queues().get(queue);
+        if (envelope.attempt() + 1 >= settings.maxAttempts()) {
+            return fail(queue, envelope.id(), envelope, claim, TaskStatus.DEAD, error, keepTrying);
+        }
+        long dueAt = clock.millis()
+                + new Backoff(settings.backoffBase(), settings.backoffMax()).delay(envelope.attempt()).toMillis();
+        finisher.finish(queue, envelope.id(), claim, TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt,
+                keepTrying);
+        return TaskStatus.RETRYING;
+    }
+
+    private TaskStatus fail(String queue, String id, Envelope envelope, Claim claim, TaskStatus outcome, String error,
+            BooleanSupplier keepTrying) {
+        ObjectNode record = mapper.createObjectNode();
+        record.put("id", id);
+        record.put("type", envelope == null ? null : envelope.type());
+        record.put("queue", queue);
+        record.put("status", outcome.wire());
+        record.put("attempt", envelope == null ? 0 : envelope.attempt());
+        record.put("error", error);
+        record.put("failedAt", clock.millis());
+        record.put("envelope", claim.envelope());
+        finisher.finish(queue, id, claim, outcome, error, record.toString(), 0, keepTrying);
+        return outcome;
+    }
+
+    private String toJson(Object result) {
+        if (result == null) {
+            return "";
+        }
+        try {
+            return mapper.writeValueAsString(result);
+        } catch (JsonProcessingException e) {
+            return mapper.getNodeFactory().textNode(String.valueOf(result)).toString();
+        }
+    }
+
+    private String write(Envelope envelope) {
+        try {
+            return mapper.writeValueAsString(envelope);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("envelope of " + envelope.id() + " cannot be written", e);
+        }
+    }
+
+    /** The task id of an envelope, or "" when it has none. */
+    public String idOf(String raw) {
+        try {
+            JsonNode id = mapper.readTree(raw).get("id");
+            return id == null ? "" : id.asText();
+        } catch (JsonProcessingException e) {
+            return "";
+        }
+    }
+
+    private static String describe(Throwable e) {
+        String text = e instanceof PermanentFailure ? e.getMessage() : e.getClass().getSimpleName() + ": " + e.getMessage();
+        return text.length() > MAX_ERROR_LENGTH ? text.substring(0, MAX_ERROR_LENGTH) : text;
+    }
+}

@@ -1,0 +1,99 @@
+package io.dedupq.worker;
+
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.handler.HandlerRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * Wires the worker side: starts the heartbeat, one dispatcher per queue, the promoter and the
+ * reaper; stops them in the opposite order so that nothing is claimed after shutdown begins
+ * and every unfinished copy is back on pending before the heartbeat disappears.
+ */
+@ApplicationScoped
+public class WorkerPool {
+
+    private static final Logger LOG = Logger.getLogger(WorkerPool.class);
+
+    private final DedupqConfig config;
+    private final HandlerRegistry registry;
+    private final WorkerIdentity worker;
+    private final Heartbeat heartbeat;
+    private final Claimer claimer;
+    private final TaskRunner runner;
+    private final DelayedPromoter promoter;
+    private final Reaper reaper;
+    private final List<Dispatcher> dispatchers = new ArrayList<>();
+
+    public WorkerPool(DedupqConfig config, HandlerRegistry registry, WorkerIdentity worker, Heartbeat heartbeat,
+            Claimer claimer, TaskRunner runner, DelayedPromoter promoter, Reaper reaper) {
+        this.config = config;
+        this.registry = registry;
+        this.worker = worker;
+        this.heartbeat = heartbeat;
+        this.claimer = claimer;
+        this.runner = runner;
+        this.promoter = promoter;
+        this.reaper = reaper;
+    }
+
+    void onStart(@Observes StartupEvent event) {
+        if (!config.worker().enabled()) {
+            LOG.info("worker disabled (dedupq.worker.enabled=false): this pod only serves HTTP");
+            return;
+        }
+        heartbeat.start();
+        for (String queue : registry.queues()) {
+            Dispatcher dispatcher = new Dispatcher(queue, config.queues().get(queue), claimer, runner,
+                    heartbeat::registered);
+            dispatchers.add(dispatcher);
+            dispatcher.start();
+        }
+        promoter.start();
+        reaper.start();
+        LOG.infof("worker %s consuming queues %s", worker.id(), registry.queues());
+    }
+
+    void onStop(@Observes ShutdownEvent event) {
+        if (dispatchers.isEmpty()) {
+            return;
+        }
+        dispatchers.forEach(Dispatcher::stopClaiming);
+        long deadline = System.nanoTime() + config.worker().shutdownGrace().toNanos();
+        for (Dispatcher dispatcher : dispatchers) {
+            try {
+                if (!dispatcher.awaitHandlers(deadline)) {
+                    LOG.warnf("queue %s: handlers still running after the shutdown grace; requeueing them",
+                            dispatcher.queue());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            dispatcher.abandon();
+        }
+        reaper.stop();
+        promoter.stop();
+        try {
+            long requeued = 0;
+            for (Dispatcher dispatcher : dispatchers) {
+                requeued += claimer.requeueAll(dispatcher.queue(), worker.id());
+            }
+            heartbeat.stop();
+            LOG.infof("worker %s stopped; %d unfinished copies back on pending", worker.id(), requeued);
+        } catch (RuntimeException e) {
+            LOG.warnf("worker %s stopped without requeueing (%s); the reaper will do it after the heartbeat expires",
+                    worker.id(), e.getMessage());
+        }
+        dispatchers.clear();
+    }
+
+    /** The running dispatchers, for health checks. */
+    public List<Dispatcher> dispatchers() {
+        return List.copyOf(dispatchers);
+    }
+}

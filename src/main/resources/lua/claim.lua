@@ -1,0 +1,94 @@
+--[[
+  claim: move up to N envelopes from pending to this worker's processing list and take the
+  lock of each task id. Copies that must not run are dropped here, never executed:
+    - a done marker exists (the task already reached a terminal state)   -> duplicate "done"
+    - the lock is held (another copy is running right now)               -> duplicate "locked"
+    - the task hash is at a later attempt than the copy (a stale copy)   -> duplicate "stale"
+  Unparseable envelopes go to the dead list as they are.
+
+  KEYS[1] pending list        {p:Q}:pending
+  KEYS[2] processing list     {p:Q}:processing:<worker>
+  KEYS[3] fence counter       {p:Q}:fence
+  KEYS[4] stats hash          {p:Q}:stats
+  KEYS[5] dead list           {p:Q}:dead
+  ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
+  ARGV[2] max envelopes to claim
+  ARGV[3] lock ttl (ms)
+  ARGV[4] worker id (lock token = <worker>:<fence>)
+  ARGV[5] now (ms)
+  ARGV[6] queue name
+  ARGV[7] an envelope already moved to processing by BLMOVE, or "" for none
+
+  Returns a flat array: duplicates dropped, dead-lettered, then (envelope, token, fence) for
+  every claimed task.
+]]
+local base, limit, ttl, worker, now, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local claimed = {}
+local dupDone, dupLocked, dupStale, dead = 0, 0, 0, 0
+
+local function valid_id(id)
+  return type(id) == 'string' and #id >= 1 and #id <= 128 and string.match(id, '^[%w][%w%._:%-]*$') ~= nil
+end
+
+local function take(raw)
+  local ok, env = pcall(cjson.decode, raw)
+  if not ok or type(env) ~= 'table' or not valid_id(env.id) or type(env.type) ~= 'string' then
+    redis.call('LREM', KEYS[2], 1, raw)
+    redis.call('LPUSH', KEYS[5], cjson.encode({ id = cjson.null, error = 'unparseable envelope',
+      failedAt = tonumber(now), envelope = raw }))
+    dead = dead + 1
+    return
+  end
+  local attempt = tonumber(env.attempt) or 0
+  local taskKey = base .. 'task:' .. env.id
+  local lockKey = base .. 'lock:' .. env.id
+  if redis.call('EXISTS', base .. 'done:' .. env.id) == 1 then
+    redis.call('LREM', KEYS[2], 1, raw)
+    dupDone = dupDone + 1
+    return
+  end
+  local current = tonumber(redis.call('HGET', taskKey, 'attempt'))
+  if current and current > attempt then
+    redis.call('LREM', KEYS[2], 1, raw)
+    dupStale = dupStale + 1
+    return
+  end
+  local fence = redis.call('INCR', KEYS[3])
+  local token = worker .. ':' .. fence
+  if not redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
+    redis.call('LREM', KEYS[2], 1, raw)
+    dupLocked = dupLocked + 1
+    return
+  end
+  if redis.call('EXISTS', taskKey) == 0 then
+    -- pushed straight onto the list by a producer: the hash starts here
+    redis.call('HSET', taskKey, 'id', env.id, 'type', env.type, 'queue', queue,
+      'enqueuedAt', tonumber(env.enqueuedAt) or now, 'attempts', 0)
+  end
+  redis.call('HSET', taskKey, 'status', 'running', 'attempt', attempt, 'token', token,
+    'worker', worker, 'startedAt', now)
+  redis.call('HINCRBY', taskKey, 'attempts', 1)
+  claimed[#claimed + 1] = raw
+  claimed[#claimed + 1] = token
+  claimed[#claimed + 1] = fence
+end
+
+local count = 0
+if ARGV[7] ~= '' then
+  take(ARGV[7])
+  count = 1
+end
+while count < limit do
+  local raw = redis.call('LMOVE', KEYS[1], KEYS[2], 'RIGHT', 'LEFT')
+  if not raw then break end
+  take(raw)
+  count = count + 1
+end
+
+if dupDone > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_done', dupDone) end
+if dupLocked > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_locked', dupLocked) end
+if dupStale > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_stale', dupStale) end
+if dead > 0 then redis.call('HINCRBY', KEYS[4], 'dead', dead) end
+local reply = { dupDone + dupLocked + dupStale, dead }
+for i = 1, #claimed do reply[#reply + 1] = claimed[i] end
+return reply

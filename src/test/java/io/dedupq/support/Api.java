@@ -1,0 +1,61 @@
+package io.dedupq.support;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+/** Short-hands for the HTTP calls the tests make again and again. */
+public final class Api {
+
+    private Api() {
+    }
+
+    /** A fresh id, so tests never see each other's tasks, accounts or campaigns. */
+    public static String uniqueId(String prefix) {
+        return prefix + "-" + UUID.randomUUID();
+    }
+
+    public static String openAccount(String currency, String balance) {
+        String id = uniqueId("acc");
+        given().contentType(ContentType.JSON).body(Map.of("currency", currency, "balance", balance))
+                .put("/api/accounts/" + id).then().statusCode(201);
+        return id;
+    }
+
+    public static String openCampaign(long stock) {
+        String id = uniqueId("camp");
+        given().contentType(ContentType.JSON).body(Map.of("stock", stock, "value", "10.00", "currency", "EUR"))
+                .put("/api/campaigns/" + id).then().statusCode(201);
+        return id;
+    }
+
+    public static Map<String, Object> payment(String accountId, String amount) {
+        return Map.of("accountId", accountId, "amount", amount, "currency", "EUR", "reference", "test");
+    }
+
+    public static Map<String, Object> task(String id, String type, Object payload) {
+        return Map.of("id", id, "type", type, "payload", payload);
+    }
+
+    public static int post(Map<String, Object> task) {
+        return given().contentType(ContentType.JSON).body(task).post("/api/tasks").statusCode();
+    }
+
+    /** Waits until the task reaches {@code status} and returns its JSON. */
+    public static JsonPath awaitStatus(String id, String status) {
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(
+                () -> status.equals(given().get("/api/tasks/" + id).jsonPath().getString("status")));
+        return given().get("/api/tasks/" + id).jsonPath();
+    }
+
+    /** One count of one queue, as GET /api/queues reports it. */
+    public static long stat(String queue, String field) {
+        return given().get("/api/queues").then().statusCode(200).extract().jsonPath()
+                .getLong("find { it.queue == '" + queue + "' }." + field);
+    }
+}

@@ -1,0 +1,13 @@
+package io.dedupq.support;
+
+/** Envelopes written by hand, as a producer in another language would push them. */
+public final class Envelopes {
+
+    private Envelopes() {
+    }
+
+    public static String flaky(String id, int failures) {
+        return "{\"id\":\"" + id + "\",\"type\":\"flaky\",\"payload\":{\"failures\":" + failures
+                + "},\"attempt\":0,\"enqueuedAt\":1}";
+    }
+}

@@ -1,0 +1,91 @@
+package io.dedupq.worker;
+
+import static io.dedupq.support.Api.awaitStatus;
+import static io.dedupq.support.Api.stat;
+import static io.dedupq.support.Api.uniqueId;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.RedisTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Copies of one task that reach workers more than once run once; the rest are counted as skipped. */
+@QuarkusTest
+@WithTestResource(RedisTestResource.class)
+class DuplicateDeliveryTest {
+
+    private static final String QUEUE = "flaky";
+
+    @Inject
+    RedisCalls redis;
+
+    @Inject
+    RedisKeys keys;
+
+    @Inject
+    FlakyHandler handler;
+
+    @Test
+    void sameEnvelopePushedFiveTimesRunsOnceAndCountsFourDuplicates() {
+        String id = uniqueId("five");
+        long skippedBefore = stat(QUEUE, "duplicatesSkipped");
+        Request push = Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE));
+        for (int i = 0; i < 5; i++) {
+            push.arg(Envelopes.flaky(id, 0));
+        }
+        redis.send(push);
+
+        awaitStatus(id, "succeeded");
+        await().atMost(Duration.ofSeconds(10)).until(() -> stat(QUEUE, "duplicatesSkipped") - skippedBefore == 4);
+        assertEquals(1, handler.executions(id).size());
+        assertEquals(0, redis.send(Request.cmd(Command.LLEN).arg(keys.pending(QUEUE))).toLong());
+    }
+
+    @Test
+    void copyOfDeadWorkerAndDuplicateInPendingRunOnce() {
+        String id = uniqueId("ghost");
+        String ghost = "ghost-" + id;
+        String envelope = Envelopes.flaky(id, 0);
+        // a worker took the task, locked it and died: its heartbeat is long expired
+        redis.send(Request.cmd(Command.ZADD).arg(keys.workers()).arg(1).arg(ghost));
+        redis.send(Request.cmd(Command.SET).arg(keys.lock(QUEUE, id)).arg(ghost + ":1").arg("PX").arg(60_000));
+        redis.send(Request.cmd(Command.LPUSH).arg(keys.processing(QUEUE, ghost)).arg(envelope));
+        // and the producer redelivered it
+        redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE)).arg(envelope));
+
+        awaitStatus(id, "succeeded");
+        await().atMost(Duration.ofSeconds(5)).until(() ->
+                redis.send(Request.cmd(Command.LLEN).arg(keys.processing(QUEUE, ghost))).toLong() == 0);
+        assertEquals(1, handler.executions(id).size());
+        assertTrue(redis.send(Request.cmd(Command.ZSCORE).arg(keys.workers()).arg(ghost)) == null,
+                "the dead worker leaves the heartbeat set");
+        assertTrue(redis.send(Request.cmd(Command.EXISTS).arg(keys.lock(QUEUE, id))).toLong() == 0,
+                "no lock is left behind");
+    }
+
+    @Test
+    void poisonEntryIsDeadLetteredAndTheWorkerGoesOn() {
+        long deadBefore = stat(QUEUE, "dead");
+        String id = uniqueId("after-poison");
+        redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE)).arg("{not json at all")
+                .arg("[1,2,3]").arg("{\"id\":\"bad id with spaces\",\"type\":\"flaky\"}"));
+        redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE)).arg(Envelopes.flaky(id, 0)));
+
+        awaitStatus(id, "succeeded");
+        await().atMost(Duration.ofSeconds(5)).until(() -> stat(QUEUE, "dead") - deadBefore == 3);
+        String newest = redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(QUEUE)).arg(0).arg(2)).toString();
+        assertTrue(newest.contains("unparseable envelope"), newest);
+        assertTrue(newest.contains("{not json at all"), "the entry is kept as it was: " + newest);
+    }
+}
