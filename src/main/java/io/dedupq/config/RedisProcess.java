@@ -1,5 +1,6 @@
 package io.dedupq.config;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -56,9 +57,7 @@ public final class RedisProcess {
 
     /** Starts (again) on the same port and folder: AOF brings back what was written before. */
     public synchronized void start() {
-        if (!onPath("redis-server")) {
-            throw new IllegalStateException(MISSING);
-        }
+        requireRedisServer(System.getenv("PATH"));
         try {
             Files.createDirectories(dir);
             List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
@@ -162,16 +161,15 @@ public final class RedisProcess {
         }
     }
 
-    public static boolean onPath(String program) {
-        String path = System.getenv("PATH");
-        if (path == null) {
-            return false;
-        }
-        for (String folder : path.split(java.io.File.pathSeparator)) {
-            if (Files.isExecutable(Path.of(folder, program))) {
-                return true;
+    /** Fails at once, saying how to get Redis, when no redis-server is on {@code path}. */
+    static void requireRedisServer(String path) {
+        if (path != null) {
+            for (String folder : path.split(File.pathSeparator)) {
+                if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, "redis-server"))) {
+                    return;
+                }
             }
         }
-        return false;
+        throw new IllegalStateException(MISSING);
     }
 }
