@@ -11,6 +11,7 @@
   KEYS[3] fence counter       {p:Q}:fence
   KEYS[4] stats hash          {p:Q}:stats
   KEYS[5] dead list           {p:Q}:dead
+  KEYS[6] queue's workers     {p:Q}:workers  worker id -> last heartbeat (ms)
   ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
   ARGV[2] max envelopes to claim
   ARGV[3] lock ttl (ms)
@@ -18,11 +19,23 @@
   ARGV[5] now (ms)
   ARGV[6] queue name
   ARGV[7] an envelope already moved to processing by BLMOVE, or "" for none
+  ARGV[8] heartbeat cutoff (ms): a worker whose heartbeat in KEYS[6] is older claims nothing
 
-  Returns a flat array: duplicates dropped, dead-lettered, then (envelope, token, fence) for
-  every claimed task.
+  A worker claims only while its heartbeat is fresh, checked here atomically with the claim:
+  the reaper can then never miss a copy that a worker took after it was presumed dead. Such a
+  worker's BLMOVE'd copy goes straight back to pending.
+
+  Returns a flat array: 1 (or 0 when the heartbeat was stale and nothing was claimed),
+  duplicates dropped, dead-lettered, then (id, envelope, token, fence) for every claimed task.
 ]]
 local base, limit, ttl, worker, now, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local beat = tonumber(redis.call('ZSCORE', KEYS[6], worker))
+if not beat or beat < tonumber(ARGV[8]) then
+  if ARGV[7] ~= '' and redis.call('LREM', KEYS[2], 1, ARGV[7]) == 1 then
+    redis.call('RPUSH', KEYS[1], ARGV[7])
+  end
+  return { 0, 0, 0 }
+end
 local claimed = {}
 local dupDone, dupLocked, dupStale, dead = 0, 0, 0, 0
 
@@ -68,6 +81,7 @@ local function take(raw)
   redis.call('HSET', taskKey, 'status', 'running', 'attempt', attempt, 'token', token,
     'worker', worker, 'startedAt', now)
   redis.call('HINCRBY', taskKey, 'attempts', 1)
+  claimed[#claimed + 1] = env.id
   claimed[#claimed + 1] = raw
   claimed[#claimed + 1] = token
   claimed[#claimed + 1] = fence
@@ -89,6 +103,6 @@ if dupDone > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_done', dupDone) end
 if dupLocked > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_locked', dupLocked) end
 if dupStale > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_stale', dupStale) end
 if dead > 0 then redis.call('HINCRBY', KEYS[4], 'dead', dead) end
-local reply = { dupDone + dupLocked + dupStale, dead }
+local reply = { 1, dupDone + dupLocked + dupStale, dead }
 for i = 1, #claimed do reply[#reply + 1] = claimed[i] end
 return reply

@@ -1,38 +1,54 @@
 --[[
-  requeue: put copies from a processing list back on pending, oldest first in line.
+  requeue: put copies from one worker's processing list back on pending, first in line.
 
-  Used by the reaper for a worker whose heartbeat expired (all of its list) and by a worker
-  for its own copies that are not running (after a lost reply, or at shutdown). The lock and
-  the running status of a copy are cleared only where they belong to that worker, so the
-  requeued copy can be claimed at once instead of waiting out the lock TTL.
+  Three callers:
+    given   - a worker, for its own copies that nothing runs (a claim reply was lost)
+    all     - a worker at the end of shutdown: its whole list, then it leaves the queue
+    expired - the reaper, for a worker whose heartbeat is older than the cutoff (checked
+              here, atomically, so a worker that beat again meanwhile is left alone)
+  The lock and the running status of a copy are cleared only where that worker holds them and
+  no execution of it still runs there, so the copy can be claimed at once instead of waiting
+  out the lock TTL.
 
   KEYS[1] processing list     {p:Q}:processing:<worker>
   KEYS[2] pending list        {p:Q}:pending
+  KEYS[3] queue's workers     {p:Q}:workers
   ARGV[1] key base            "{p:Q}:"
-  ARGV[2] worker id whose locks may be released
-  ARGV[3..n] pairs (envelope, release) to requeue; when absent, the whole list is requeued
-             with release = 1. release = 0 keeps the lock (the id is still running here).
+  ARGV[2] worker id
+  ARGV[3] mode: given | all | expired
+  ARGV[4] expired: heartbeat cutoff (ms)
+  ARGV[5] expired: forget the worker (ZREM) once its list is empty and its heartbeat is older than this
+  ARGV[6] given: how many envelopes follow (n)
+  ARGV[7 .. 6+n] given: the envelopes to requeue
+  ARGV[7+n ..] given: lock tokens of executions still running on that worker (left alone)
 
   Returns how many copies went back to pending.
 ]]
-local base, prefix = ARGV[1], ARGV[2] .. ':'
-local entries = {}
-if #ARGV > 2 then
-  for i = 3, #ARGV, 2 do entries[#entries + 1] = { ARGV[i], ARGV[i + 1] == '1' } end
+local base, worker, mode = ARGV[1], ARGV[2], ARGV[3]
+local prefix = worker .. ':'
+local beat = tonumber(redis.call('ZSCORE', KEYS[3], worker))
+if mode == 'expired' and beat and beat >= tonumber(ARGV[4]) then
+  return 0
+end
+
+local entries, running = {}, {}
+if mode == 'given' then
+  local n = tonumber(ARGV[6])
+  for i = 7, 6 + n do entries[#entries + 1] = ARGV[i] end
+  for i = 7 + n, #ARGV do running[ARGV[i]] = true end
 else
-  for _, raw in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do entries[#entries + 1] = { raw, true } end
+  entries = redis.call('LRANGE', KEYS[1], 0, -1)
 end
 
 local function owned(value)
-  return value and string.sub(value, 1, #prefix) == prefix
+  return value and string.sub(value, 1, #prefix) == prefix and not running[value]
 end
 
 local moved = 0
-for _, entry in ipairs(entries) do
-  local raw, release = entry[1], entry[2]
+for _, raw in ipairs(entries) do
   if redis.call('LREM', KEYS[1], 1, raw) == 1 then
     local ok, env = pcall(cjson.decode, raw)
-    if release and ok and type(env) == 'table' and type(env.id) == 'string' then
+    if ok and type(env) == 'table' and type(env.id) == 'string' then
       local lockKey, taskKey = base .. 'lock:' .. env.id, base .. 'task:' .. env.id
       if owned(redis.call('GET', lockKey)) then redis.call('DEL', lockKey) end
       if owned(redis.call('HGET', taskKey, 'token')) then
@@ -43,5 +59,11 @@ for _, entry in ipairs(entries) do
     redis.call('RPUSH', KEYS[2], raw)
     moved = moved + 1
   end
+end
+
+-- a presumed-dead worker stays listed for a while: a copy it moves in after all is still found
+if mode == 'all' or (mode == 'expired' and (not beat or beat < tonumber(ARGV[5]))
+    and redis.call('LLEN', KEYS[1]) == 0) then
+  redis.call('ZREM', KEYS[3], worker)
 end
 return moved

@@ -99,14 +99,19 @@ public class QueueStore {
         return Optional.empty();
     }
 
-    /** Two round trips: the live workers, then every count of every queue in one pipeline. */
+    /** Two round trips: each queue's workers, then every count of every queue in one pipeline. */
     @Timeout(value = 1500, unit = ChronoUnit.MILLIS)
     @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS)
     public List<QueueStats> stats() {
-        List<String> workers = new ArrayList<>();
-        redis.send(Request.cmd(Command.ZRANGE).arg(keys.workers()).arg(0).arg(-1)).forEach(w -> workers.add(w.toString()));
+        List<String> queues = registry.queues();
+        List<Request> workerLists = new ArrayList<>();
+        for (String queue : queues) {
+            workerLists.add(Request.cmd(Command.ZRANGE).arg(keys.workers(queue)).arg(0).arg(-1));
+        }
+        List<Response> workersPerQueue = redis.batch(workerLists);
         List<Request> reads = new ArrayList<>();
-        for (String queue : registry.queues()) {
+        for (int q = 0; q < queues.size(); q++) {
+            String queue = queues.get(q);
             reads.add(Request.cmd(Command.LLEN).arg(keys.pending(queue)));
             reads.add(Request.cmd(Command.ZCARD).arg(keys.delayed(queue)));
             reads.add(Request.cmd(Command.LLEN).arg(keys.dead(queue)));
@@ -115,26 +120,26 @@ public class QueueStore {
                 counters.arg(field);
             }
             reads.add(counters);
-            for (String worker : workers) {
-                reads.add(Request.cmd(Command.LLEN).arg(keys.processing(queue, worker)));
+            for (Response worker : workersPerQueue.get(q)) {
+                reads.add(Request.cmd(Command.LLEN).arg(keys.processing(queue, worker.toString())));
             }
         }
         List<Response> replies = redis.batch(reads);
         List<QueueStats> stats = new ArrayList<>();
         int r = 0;
-        for (String queue : registry.queues()) {
+        for (int q = 0; q < queues.size(); q++) {
             long pending = replies.get(r++).toLong();
             long delayed = replies.get(r++).toLong();
             long dead = replies.get(r++).toLong();
             Response c = replies.get(r++);
             long processing = 0;
-            for (int w = 0; w < workers.size(); w++) {
+            for (int w = 0; w < workersPerQueue.get(q).size(); w++) {
                 processing += replies.get(r++).toLong();
             }
             long skippedDone = num(c.get(5));
             long skippedLocked = num(c.get(6));
             long skippedStale = num(c.get(7));
-            stats.add(new QueueStats(queue, pending, processing, delayed, dead,
+            stats.add(new QueueStats(queues.get(q), pending, processing, delayed, dead,
                     num(c.get(0)), num(c.get(1)), num(c.get(2)) + num(c.get(3)), num(c.get(3)), num(c.get(4)),
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
                     num(c.get(8)), num(c.get(9))));

@@ -57,7 +57,12 @@ public class RedisKeys {
         return base(queue) + "stats";
     }
 
-    /** Worker id scored by its last heartbeat (ms). */
+    /** Workers that consume this queue, scored by last heartbeat (ms); same slot as the queue. */
+    public String workers(String queue) {
+        return base(queue) + "workers";
+    }
+
+    /** Every worker, scored by its last heartbeat (ms). */
     public String workers() {
         return prefix + ":workers";
     }

@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 
@@ -32,8 +33,11 @@ public class Claimer {
         this.clock = clock;
     }
 
-    /** What one claim call did: copies dropped as duplicates, dead-lettered, and those now ours. */
-    public record Claimed(long duplicates, long deadLettered, List<Claim> claims) {
+    /**
+     * What one claim call did: copies dropped as duplicates, dead-lettered, and those now ours.
+     * {@code registered} is false when this worker's heartbeat was stale and nothing was claimed.
+     */
+    public record Claimed(boolean registered, long duplicates, long deadLettered, List<Claim> claims) {
     }
 
     /**
@@ -42,16 +46,19 @@ public class Claimer {
      */
     public Claimed claim(String queue, int max, String moved) {
         Duration ttl = config.queues().get(queue).lockTtl();
+        long now = clock.millis();
         Response reply = redis.script(LuaScript.CLAIM,
                 List.of(keys.pending(queue), keys.processing(queue, worker.id()), keys.fence(queue), keys.stats(queue),
-                        keys.dead(queue)),
+                        keys.dead(queue), keys.workers(queue)),
                 List.of(keys.base(queue), Integer.toString(max), Long.toString(ttl.toMillis()), worker.id(),
-                        Long.toString(clock.millis()), queue, moved == null ? "" : moved));
+                        Long.toString(now), queue, moved == null ? "" : moved,
+                        Long.toString(now - config.worker().heartbeatExpiry().toMillis() / 2)));
         List<Claim> claims = new ArrayList<>();
-        for (int i = 2; i + 2 < reply.size(); i += 3) {
-            claims.add(new Claim(reply.get(i).toString(), reply.get(i + 1).toString(), reply.get(i + 2).toLong()));
+        for (int i = 3; i + 3 < reply.size(); i += 4) {
+            claims.add(new Claim(reply.get(i).toString(), reply.get(i + 1).toString(), reply.get(i + 2).toString(),
+                    reply.get(i + 3).toLong()));
         }
-        return new Claimed(reply.get(0).toLong(), reply.get(1).toLong(), claims);
+        return new Claimed(reply.get(0).toInteger() == 1, reply.get(1).toLong(), reply.get(2).toLong(), claims);
     }
 
     /** Waits up to the block timeout for an envelope and moves it to processing; null if none came. */
@@ -73,28 +80,38 @@ public class Claimer {
     }
 
     /**
-     * Puts copies of this worker back on pending; {@code release} tells per copy whether its
-     * lock may be freed (false while another copy of the same id still runs here).
+     * Puts copies of this worker back on pending. Locks held by the executions with
+     * {@code runningTokens} are left alone, so a copy that shares its id with a running one
+     * does not free that one's lock.
      */
-    public long requeue(String queue, List<String> envelopes, List<Boolean> release) {
+    public long requeue(String queue, List<String> envelopes, Collection<String> runningTokens) {
         if (envelopes.isEmpty()) {
             return 0;
         }
-        List<String> args = new ArrayList<>(List.of(keys.base(queue), worker.id()));
-        for (int i = 0; i < envelopes.size(); i++) {
-            args.add(envelopes.get(i));
-            args.add(release.get(i) ? "1" : "0");
-        }
-        return redis.script(LuaScript.REQUEUE, List.of(keys.processing(queue, worker.id()), keys.pending(queue)), args)
-                .toLong();
+        List<String> args = new ArrayList<>(List.of(keys.base(queue), worker.id(), "given", "0", "0",
+                Integer.toString(envelopes.size())));
+        args.addAll(envelopes);
+        args.addAll(runningTokens);
+        return requeue(queue, worker.id(), args);
+    }
+
+    /** At the end of shutdown: every copy of this worker back on pending, then it leaves the queue. */
+    public long requeueAllAndLeave(String queue) {
+        return requeue(queue, worker.id(), List.of(keys.base(queue), worker.id(), "all", "0", "0"));
     }
 
     /**
-     * Puts every copy in {@code workerId}'s processing list back on pending and frees the locks
-     * that worker held: for a worker that is gone, or for this one at the end of shutdown.
+     * For the reaper: if {@code workerId}'s heartbeat on this queue is still older than
+     * {@code cutoff}, its copies go back to pending with its locks freed; it is forgotten once
+     * its list is empty and its heartbeat is older than {@code forgetBefore}.
      */
-    public long requeueAll(String queue, String workerId) {
-        return redis.script(LuaScript.REQUEUE, List.of(keys.processing(queue, workerId), keys.pending(queue)),
-                List.of(keys.base(queue), workerId)).toLong();
+    public long requeueExpired(String queue, String workerId, long cutoff, long forgetBefore) {
+        return requeue(queue, workerId, List.of(keys.base(queue), workerId, "expired", Long.toString(cutoff),
+                Long.toString(forgetBefore)));
+    }
+
+    private long requeue(String queue, String workerId, List<String> args) {
+        return redis.script(LuaScript.REQUEUE,
+                List.of(keys.processing(queue, workerId), keys.pending(queue), keys.workers(queue)), args).toLong();
     }
 }

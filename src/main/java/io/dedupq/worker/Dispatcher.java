@@ -4,7 +4,6 @@ import io.dedupq.config.DedupqConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -14,7 +13,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -27,12 +25,12 @@ public class Dispatcher {
 
     private static final Logger LOG = Logger.getLogger(Dispatcher.class);
     private static final Backoff ERROR_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
+    private static final Duration HEARTBEAT_WAIT = Duration.ofMillis(100);
 
     private final String queue;
     private final DedupqConfig.QueueConfig settings;
     private final Claimer claimer;
     private final TaskRunner runner;
-    private final BooleanSupplier registered;
     private final Semaphore slots;
     private final ExecutorService handlers;
     private final Set<Claim> running = ConcurrentHashMap.newKeySet();
@@ -41,14 +39,11 @@ public class Dispatcher {
     private volatile boolean finishing = true;
     private volatile long lastTurn = System.nanoTime();
 
-    /** {@code registered} tells whether this worker's heartbeat exists yet; nothing is claimed before. */
-    public Dispatcher(String queue, DedupqConfig.QueueConfig settings, Claimer claimer, TaskRunner runner,
-            BooleanSupplier registered) {
+    public Dispatcher(String queue, DedupqConfig.QueueConfig settings, Claimer claimer, TaskRunner runner) {
         this.queue = queue;
         this.settings = settings;
         this.claimer = claimer;
         this.runner = runner;
-        this.registered = registered;
         this.slots = new Semaphore(settings.concurrency());
         AtomicInteger n = new AtomicInteger();
         this.handlers = Executors.newFixedThreadPool(settings.concurrency(), r -> {
@@ -103,10 +98,6 @@ public class Dispatcher {
         int failures = 0;
         while (claiming) {
             lastTurn = System.nanoTime();
-            if (!registered.getAsBoolean()) {
-                pause(Duration.ofMillis(100));
-                continue;
-            }
             int held = 0;
             try {
                 slots.acquire();
@@ -118,6 +109,11 @@ public class Dispatcher {
                     held++;
                 }
                 Claimer.Claimed claimed = claimer.claim(queue, held, null);
+                if (!claimed.registered()) {
+                    // no fresh heartbeat yet (starting, or back from a long pause): wait for one
+                    pause(HEARTBEAT_WAIT);
+                    continue;
+                }
                 if (claimed.claims().isEmpty() && claiming) {
                     String moved = claimer.awaitNext(queue);
                     if (moved != null) {
@@ -165,20 +161,18 @@ public class Dispatcher {
     private void recoverOwnCopies() {
         try {
             Map<String, Integer> inFlight = new HashMap<>();
-            Set<String> runningIds = new HashSet<>();
+            List<String> tokens = new ArrayList<>();
             for (Claim claim : running) {
                 inFlight.merge(claim.envelope(), 1, Integer::sum);
-                runningIds.add(runner.idOf(claim.envelope()));
+                tokens.add(claim.token());
             }
             List<String> orphans = new ArrayList<>();
-            List<Boolean> release = new ArrayList<>();
             for (String copy : claimer.processing(queue)) {
                 if (inFlight.merge(copy, -1, Integer::sum) < 0) {
                     orphans.add(copy);
-                    release.add(!runningIds.contains(runner.idOf(copy)));
                 }
             }
-            long moved = claimer.requeue(queue, orphans, release);
+            long moved = claimer.requeue(queue, orphans, tokens);
             if (moved > 0) {
                 LOG.infof("queue %s: requeued %d copies whose claim reply was lost", queue, moved);
             }

@@ -1,54 +1,63 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 
-/** Keeps this worker's entry in {@code <prefix>:workers} fresh; the reaper treats a stale one as dead. */
+/** Keeps this worker's heartbeat entries fresh; the reaper treats a stale one as a dead worker. */
 @ApplicationScoped
 public class Heartbeat {
 
     private final RedisCalls redis;
     private final RedisKeys keys;
     private final WorkerIdentity worker;
+    private final HandlerRegistry registry;
     private final DedupqConfig config;
     private final Clock clock;
     private final PeriodicLoop loop = new PeriodicLoop("heartbeat");
 
-    public Heartbeat(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, DedupqConfig config, Clock clock) {
+    public Heartbeat(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, HandlerRegistry registry,
+            DedupqConfig config, Clock clock) {
         this.redis = redis;
         this.keys = keys;
         this.worker = worker;
+        this.registry = registry;
         this.config = config;
         this.clock = clock;
     }
-
-    private volatile boolean registered;
 
     public void start() {
         loop.start(config.worker().heartbeatInterval(), this::beat);
     }
 
-    public void beat() {
-        redis.send(Request.cmd(Command.ZADD).arg(keys.workers()).arg(clock.millis()).arg(worker.id()));
-        registered = true;
-    }
-
     /**
-     * True once a beat has landed. Dispatchers claim nothing before: a copy claimed by a worker
-     * without a heartbeat entry would be invisible to the reaper if that worker died.
+     * One pipelined write: the worker's score in every queue it consumes (claim.lua claims only
+     * while that score is fresh) and in the list of all workers.
      */
-    public boolean registered() {
-        return registered;
+    public void beat() {
+        long now = clock.millis();
+        List<Request> beats = new ArrayList<>();
+        for (String queue : registry.queues()) {
+            beats.add(Request.cmd(Command.ZADD).arg(keys.workers(queue)).arg(now).arg(worker.id()));
+        }
+        beats.add(Request.cmd(Command.ZADD).arg(keys.workers()).arg(now).arg(worker.id()));
+        redis.batch(beats);
     }
 
-    /** Stops beating and removes the entry: only after this worker's copies went back to pending. */
+    /** Stops beating; call before the worker leaves its queues (requeue.lua "all" mode). */
     public void stop() {
         loop.stop();
+    }
+
+    /** Removes the worker from the list of all workers, after it has left every queue. */
+    public void leave() {
         redis.send(Request.cmd(Command.ZREM).arg(keys.workers()).arg(worker.id()));
     }
 }

@@ -20,6 +20,7 @@ import org.jboss.logging.Logger;
 public class Reaper {
 
     private static final Logger LOG = Logger.getLogger(Reaper.class);
+    private static final int FORGET_AFTER_EXPIRIES = 10;
 
     private final RedisCalls redis;
     private final RedisKeys keys;
@@ -50,19 +51,24 @@ public class Reaper {
         loop.stop();
     }
 
-    /** Requeues the copies of every worker whose last heartbeat is older than the expiry. */
+    /**
+     * Requeues the copies of every worker whose last heartbeat on a queue is older than the
+     * expiry. A presumed-dead worker is forgotten only after ten expiries with an empty list,
+     * so a copy that a paused worker moves in after all is still found.
+     */
     public void reapExpired() {
-        long cutoff = clock.millis() - config.worker().heartbeatExpiry().toMillis();
-        Response expired = redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.workers()).arg("-inf").arg(cutoff));
-        for (Response entry : expired) {
-            String worker = entry.toString();
-            long moved = 0;
-            for (String queue : registry.queues()) {
-                moved += claimer.requeueAll(queue, worker);
+        long now = clock.millis();
+        long cutoff = now - config.worker().heartbeatExpiry().toMillis();
+        long forgetBefore = now - FORGET_AFTER_EXPIRIES * config.worker().heartbeatExpiry().toMillis();
+        for (String queue : registry.queues()) {
+            Response expired = redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.workers(queue)).arg("-inf").arg(cutoff));
+            for (Response entry : expired) {
+                long moved = claimer.requeueExpired(queue, entry.toString(), cutoff, forgetBefore);
+                if (moved > 0) {
+                    LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", queue, entry, moved);
+                }
             }
-            // a paused worker that comes back re-adds itself with its next beat
-            redis.send(Request.cmd(Command.ZREM).arg(keys.workers()).arg(worker));
-            LOG.infof("reaped worker %s: %d copies back to pending", worker, moved);
         }
+        redis.send(Request.cmd(Command.ZREMRANGEBYSCORE).arg(keys.workers()).arg("-inf").arg(forgetBefore));
     }
 }

@@ -1,7 +1,6 @@
 package io.dedupq.worker;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dedupq.config.DedupqConfig;
@@ -49,10 +48,10 @@ public class TaskRunner {
         Envelope envelope;
         try {
             envelope = mapper.readValue(claim.envelope(), Envelope.class);
-        } catch (JsonProcessingException e) {
-            // claim.lua checked the id, so the id is there even when the rest is malformed
-            String id = idOf(claim.envelope());
-            fail(queue, id, null, claim, TaskStatus.FAILED, "malformed envelope", keepTrying);
+        } catch (JsonProcessingException | RuntimeException e) {
+            // Lua's JSON parser accepted it (the id is known) but it does not bind: a number too
+            // large, nesting too deep, a field of the wrong type
+            fail(queue, claim.id(), null, claim, TaskStatus.FAILED, "malformed envelope: " + describe(e), keepTrying);
             return;
         }
         long started = clock.millis();
@@ -134,16 +133,6 @@ public class TaskRunner {
             return mapper.writeValueAsString(envelope);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("envelope of " + envelope.id() + " cannot be written", e);
-        }
-    }
-
-    /** The task id of an envelope, or "" when it has none. */
-    public String idOf(String raw) {
-        try {
-            JsonNode id = mapper.readTree(raw).get("id");
-            return id == null ? "" : id.asText();
-        } catch (JsonProcessingException e) {
-            return "";
         }
     }
 

@@ -47,10 +47,14 @@ public class WorkerPool {
             LOG.info("worker disabled (dedupq.worker.enabled=false): this pod only serves HTTP");
             return;
         }
+        if (config.worker().heartbeatInterval().multipliedBy(3).compareTo(config.worker().heartbeatExpiry()) > 0) {
+            throw new IllegalStateException("dedupq.worker.heartbeat-expiry (" + config.worker().heartbeatExpiry()
+                    + ") must be at least 3 x dedupq.worker.heartbeat-interval (" + config.worker().heartbeatInterval()
+                    + "): a worker claims only while its last beat is younger than half the expiry");
+        }
         heartbeat.start();
         for (String queue : registry.queues()) {
-            Dispatcher dispatcher = new Dispatcher(queue, config.queues().get(queue), claimer, runner,
-                    heartbeat::registered);
+            Dispatcher dispatcher = new Dispatcher(queue, config.queues().get(queue), claimer, runner);
             dispatchers.add(dispatcher);
             dispatcher.start();
         }
@@ -78,12 +82,13 @@ public class WorkerPool {
         }
         reaper.stop();
         promoter.stop();
+        heartbeat.stop();
         try {
             long requeued = 0;
             for (Dispatcher dispatcher : dispatchers) {
-                requeued += claimer.requeueAll(dispatcher.queue(), worker.id());
+                requeued += claimer.requeueAllAndLeave(dispatcher.queue());
             }
-            heartbeat.stop();
+            heartbeat.leave();
             LOG.infof("worker %s stopped; %d unfinished copies back on pending", worker.id(), requeued);
         } catch (RuntimeException e) {
             LOG.warnf("worker %s stopped without requeueing (%s); the reaper will do it after the heartbeat expires",
