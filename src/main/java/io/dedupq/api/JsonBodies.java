@@ -42,6 +42,9 @@ public class JsonBodies {
                     + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"));
         } catch (java.io.IOException e) {
             throw new ProblemException(Problem.invalid("body", "cannot be read"));
+        } catch (NumberFormatException e) {
+            // Jackson lets this through unwrapped for a number it cannot hold, such as 1e2147483648
+            throw new ProblemException(Problem.invalid("body", "has a number out of range"));
         }
         if (node == null || !node.isObject()) {
             throw new ProblemException(Problem.invalid("body", "must be a JSON object"));

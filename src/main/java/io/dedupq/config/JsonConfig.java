@@ -6,6 +6,9 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import io.quarkus.jackson.ObjectMapperCustomizer;
 import jakarta.inject.Singleton;
 
@@ -34,5 +37,11 @@ public class JsonConfig implements ObjectMapperCustomizer {
         mapper.enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
         mapper.disable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
         mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+        // ALLOW_COERCION_OF_SCALARS does not cover text targets: without this, 42 or true where
+        // an id, a currency or a reference belongs would be read as "42" or "true"
+        mapper.coercionConfigFor(LogicalType.Textual)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
     }
 }
