@@ -108,7 +108,10 @@ class HostileInputTest {
                 new Invalid(marker + "-payload-string", "payment", "\"x\"", "invalid payload"),
                 new Invalid(marker + "-payload-null", "payment", "null", "invalid payload"),
                 new Invalid(marker + "-bad-attempt", "{\"id\":\"" + marker + "-bad-attempt\",\"type\":\"payment\","
-                        + "\"payload\":{},\"attempt\":\"abc\",\"enqueuedAt\":1}", "malformed envelope"));
+                        + "\"payload\":{},\"attempt\":\"abc\",\"enqueuedAt\":1}", "malformed envelope"),
+                // Lua's JSON parser takes these, Jackson does not: they must still end, not hang in "running"
+                new Invalid(marker + "-huge-number", "payment", "{\"amount\":1e2147483648}", "malformed envelope"),
+                new Invalid(marker + "-nested-40", "payment", "[".repeat(40) + "]".repeat(40), "malformed envelope"));
 
         Request push = Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE));
         unparseable.forEach(push::arg);
