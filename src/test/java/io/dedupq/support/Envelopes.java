@@ -10,4 +10,9 @@ public final class Envelopes {
         return "{\"id\":\"" + id + "\",\"type\":\"flaky\",\"payload\":{\"failures\":" + failures
                 + "},\"attempt\":0,\"enqueuedAt\":1}";
     }
+
+    public static String voucher(String id, String campaignId, String customerId) {
+        return "{\"id\":\"" + id + "\",\"type\":\"voucher\",\"payload\":{\"campaignId\":\"" + campaignId
+                + "\",\"customerId\":\"" + customerId + "\"},\"attempt\":0,\"enqueuedAt\":1}";
+    }
 }
