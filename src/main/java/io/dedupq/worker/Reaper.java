@@ -25,17 +25,19 @@ public class Reaper {
     private final RedisKeys keys;
     private final HandlerRegistry registry;
     private final Claimer claimer;
+    private final WorkerIdentity self;
     private final DistributedLock lock;
     private final DedupqConfig config;
     private final Clock clock;
     private final PeriodicLoop loop = new PeriodicLoop("reaper");
 
-    public Reaper(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, Claimer claimer, DistributedLock lock,
-            DedupqConfig config, Clock clock) {
+    public Reaper(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, Claimer claimer, WorkerIdentity self,
+            DistributedLock lock, DedupqConfig config, Clock clock) {
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
         this.claimer = claimer;
+        this.self = self;
         this.lock = lock;
         this.config = config;
         this.clock = clock;
@@ -50,12 +52,20 @@ public class Reaper {
         loop.stop();
     }
 
-    /** Requeues the copies of every worker whose last heartbeat is older than the expiry. */
+    /**
+     * Requeues the copies of every worker whose last heartbeat is older than the expiry. Never
+     * this process's own worker: it is alive by definition, and its heartbeat is only old because
+     * Redis did not answer for a while (stopped, frozen, unreachable). Requeueing its copies would
+     * free the locks of tasks its handlers are still running and run them a second time.
+     */
     public void reapExpired() {
         long cutoff = clock.millis() - config.worker().heartbeatExpiry().toMillis();
         Response expired = redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.workers()).arg("-inf").arg(cutoff));
         for (Response entry : expired) {
             String worker = entry.toString();
+            if (worker.equals(self.id())) {
+                continue;
+            }
             long moved = 0;
             for (String queue : registry.queues()) {
                 moved += claimer.requeueAll(queue, worker);
