@@ -25,7 +25,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -64,7 +63,7 @@ class SubmissionAnswersTest {
 
     @Test
     void taskWithoutIdGetsAGeneratedUuid() {
-        Map<String, Object> task = new HashMap<>(Map.of("type", "flaky", "payload", flaky(0)));
+        Map<String, Object> task = Map.of("type", "flaky", "payload", flaky(0));
 
         String id = submit(task).then().statusCode(202).body("queue", equalTo("flaky"))
                 .body("status", equalTo("queued")).extract().path("id");
