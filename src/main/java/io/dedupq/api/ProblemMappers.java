@@ -34,12 +34,18 @@ public class ProblemMappers {
         return respond(Problem.invalid(e.errors()));
     }
 
-    /** Redis down, paused or refused by the circuit breaker: the client should come back later. */
+    /**
+     * Redis down, paused or refused by the circuit breaker: the client should come back later.
+     * After a timeout the request may already sit in Redis's socket and run when Redis wakes up,
+     * so the answer must not promise that nothing was written: a retry with the same task id is
+     * the safe way, and answers 200 duplicate if the first one got through.
+     */
     @ServerExceptionMapper({StoreUnavailableException.class, FaultToleranceException.class})
     public Response unavailable(RuntimeException e) {
         LOG.warnf("answering 503: %s", e.getMessage());
         return Response.fromResponse(respond(Problem.of(503, "store-unavailable", "Service unavailable",
-                "the task store (Redis) is not reachable right now; nothing was written, retry later")))
+                "the task store (Redis) did not answer; a write may or may not have taken effect. Retry later "
+                        + "with the same task id: a task that did get through then answers 200 as a duplicate")))
                 .header("Retry-After", config.api().retryAfterSeconds()).build();
     }
 

@@ -8,6 +8,7 @@ import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,6 +23,7 @@ public class Heartbeat {
     private final DedupqConfig config;
     private final Clock clock;
     private final PeriodicLoop loop = new PeriodicLoop("heartbeat");
+    private volatile long beatingSince;
 
     public Heartbeat(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, HandlerRegistry registry,
             DedupqConfig config, Clock clock) {
@@ -48,7 +50,24 @@ public class Heartbeat {
             beats.add(Request.cmd(Command.ZADD).arg(keys.workers(queue)).arg(now).arg(worker.id()));
         }
         beats.add(Request.cmd(Command.ZADD).arg(keys.workers()).arg(now).arg(worker.id()));
-        redis.batch(beats);
+        long started = System.nanoTime();
+        try {
+            redis.batch(beats);
+        } catch (RuntimeException e) {
+            beatingSince = 0;
+            throw e;
+        }
+        long finished = System.nanoTime();
+        // a beat that hung (Redis paused) counts as an interruption too
+        if (beatingSince == 0 || finished - started > config.worker().heartbeatInterval().toNanos()) {
+            beatingSince = finished;
+        }
+    }
+
+    /** How long beats have landed on time without an interruption; zero while failing. */
+    public Duration beatingFor() {
+        long since = beatingSince;
+        return since == 0 ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - since);
     }
 
     /** Stops beating; call before the worker leaves its queues (requeue.lua "all" mode). */

@@ -26,25 +26,35 @@ public class Reaper {
     private final RedisKeys keys;
     private final HandlerRegistry registry;
     private final Claimer claimer;
+    private final WorkerIdentity self;
+    private final Heartbeat heartbeat;
     private final DistributedLock lock;
     private final DedupqConfig config;
     private final Clock clock;
     private final PeriodicLoop loop = new PeriodicLoop("reaper");
 
-    public Reaper(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, Claimer claimer, DistributedLock lock,
-            DedupqConfig config, Clock clock) {
+    public Reaper(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, Claimer claimer, WorkerIdentity self,
+            Heartbeat heartbeat, DistributedLock lock, DedupqConfig config, Clock clock) {
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
         this.claimer = claimer;
+        this.self = self;
+        this.heartbeat = heartbeat;
         this.lock = lock;
         this.config = config;
         this.clock = clock;
     }
 
     public void start() {
-        loop.start(config.worker().reaperInterval(), () ->
-                lock.execute(keys.jobLock("reaper"), config.worker().heartbeatExpiry(), this::reapExpired));
+        loop.start(config.worker().reaperInterval(), () -> {
+            // After Redis was unreachable every heartbeat looks old, the live ones too. Judge
+            // others only once this pod itself has beaten for a full expiry: by then every
+            // live worker has had the same time to beat again.
+            if (heartbeat.beatingFor().compareTo(config.worker().heartbeatExpiry()) >= 0) {
+                lock.execute(keys.jobLock("reaper"), config.worker().heartbeatExpiry(), this::reapExpired);
+            }
+        });
     }
 
     public void stop() {
@@ -53,8 +63,10 @@ public class Reaper {
 
     /**
      * Requeues the copies of every worker whose last heartbeat on a queue is older than the
-     * expiry. A presumed-dead worker is forgotten only after ten expiries with an empty list,
-     * so a copy that a paused worker moves in after all is still found.
+     * expiry. Never this process's own worker: it is alive by definition, and requeueing its
+     * copies would free the locks of tasks its handlers are still running. A presumed-dead
+     * worker is forgotten only after ten expiries with an empty list, so a copy that a paused
+     * worker moves in after all is still found.
      */
     public void reapExpired() {
         long now = clock.millis();
@@ -63,9 +75,13 @@ public class Reaper {
         for (String queue : registry.queues()) {
             Response expired = redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.workers(queue)).arg("-inf").arg(cutoff));
             for (Response entry : expired) {
-                long moved = claimer.requeueExpired(queue, entry.toString(), cutoff, forgetBefore);
+                String worker = entry.toString();
+                if (worker.equals(self.id())) {
+                    continue;
+                }
+                long moved = claimer.requeueExpired(queue, worker, cutoff, forgetBefore);
                 if (moved > 0) {
-                    LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", queue, entry, moved);
+                    LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", queue, worker, moved);
                 }
             }
         }

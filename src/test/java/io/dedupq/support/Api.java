@@ -5,12 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.restassured.path.json.config.JsonPathConfig;
+import io.restassured.response.Response;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 /** Short-hands for the HTTP calls the tests make again and again. */
 public final class Api {
+
+    private static final JsonPathConfig EXACT = JsonPathConfig.jsonPathConfig()
+            .numberReturnType(JsonPathConfig.NumberReturnType.BIG_DECIMAL);
 
     private Api() {
     }
@@ -38,12 +44,39 @@ public final class Api {
         return Map.of("accountId", accountId, "amount", amount, "currency", "EUR", "reference", "test");
     }
 
+    public static Map<String, Object> voucher(String campaignId, String customerId) {
+        return Map.of("campaignId", campaignId, "customerId", customerId);
+    }
+
+    public static Map<String, Object> flaky(int failures) {
+        return Map.of("failures", failures);
+    }
+
     public static Map<String, Object> task(String id, String type, Object payload) {
         return Map.of("id", id, "type", type, "payload", payload);
     }
 
     public static int post(Map<String, Object> task) {
         return given().contentType(ContentType.JSON).body(task).post("/api/tasks").statusCode();
+    }
+
+    /** POST /api/tasks, the whole response. */
+    public static Response submit(Map<String, Object> task) {
+        return given().contentType(ContentType.JSON).body(task).post("/api/tasks");
+    }
+
+    /** POST /api/tasks/batch with {"tasks": [...]}, the whole response. */
+    public static Response submitBatch(List<Map<String, Object>> tasks) {
+        return given().contentType(ContentType.JSON).body(Map.of("tasks", tasks)).post("/api/tasks/batch");
+    }
+
+    /** GET /api/accounts/{id}; decimals read as BigDecimal, since money must compare exactly. */
+    public static JsonPath account(String id) {
+        return given().get("/api/accounts/" + id).then().statusCode(200).extract().jsonPath().using(EXACT);
+    }
+
+    public static JsonPath campaign(String id) {
+        return given().get("/api/campaigns/" + id).then().statusCode(200).extract().jsonPath().using(EXACT);
     }
 
     /** Waits until the task reaches {@code status} and returns its JSON. */

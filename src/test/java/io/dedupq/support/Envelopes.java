@@ -7,7 +7,17 @@ public final class Envelopes {
     }
 
     public static String flaky(String id, int failures) {
-        return "{\"id\":\"" + id + "\",\"type\":\"flaky\",\"payload\":{\"failures\":" + failures
+        return flaky(id, "flaky", failures);
+    }
+
+    /** A first attempt (attempt 0) of a task that fails {@code failures} times, of type flaky or slow-retry. */
+    public static String flaky(String id, String type, int failures) {
+        return "{\"id\":\"" + id + "\",\"type\":\"" + type + "\",\"payload\":{\"failures\":" + failures
                 + "},\"attempt\":0,\"enqueuedAt\":1}";
+    }
+
+    public static String voucher(String id, String campaignId, String customerId) {
+        return "{\"id\":\"" + id + "\",\"type\":\"voucher\",\"payload\":{\"campaignId\":\"" + campaignId
+                + "\",\"customerId\":\"" + customerId + "\"},\"attempt\":0,\"enqueuedAt\":1}";
     }
 }

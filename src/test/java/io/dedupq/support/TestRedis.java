@@ -1,0 +1,79 @@
+package io.dedupq.support;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisCalls;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The few plain Redis commands tests use to set up and inspect state, through the app's own
+ * connection to the test Redis (so they never reach any other server).
+ */
+@ApplicationScoped
+public class TestRedis {
+
+    private final RedisCalls redis;
+
+    public TestRedis(RedisCalls redis) {
+        this.redis = redis;
+    }
+
+    public String get(String key) {
+        return text(redis.send(Request.cmd(Command.GET).arg(key)));
+    }
+
+    public void set(String key, String value, long pxMillis) {
+        redis.send(Request.cmd(Command.SET).arg(key).arg(value).arg("PX").arg(pxMillis));
+    }
+
+    public boolean exists(String key) {
+        return redis.send(Request.cmd(Command.EXISTS).arg(key)).toLong() == 1;
+    }
+
+    public long pttl(String key) {
+        return redis.send(Request.cmd(Command.PTTL).arg(key)).toLong();
+    }
+
+    public String hget(String key, String field) {
+        return text(redis.send(Request.cmd(Command.HGET).arg(key).arg(field)));
+    }
+
+    /** HSET key field value [field value ...] */
+    public void hset(String key, String... fieldsAndValues) {
+        Request hset = Request.cmd(Command.HSET).arg(key);
+        for (String arg : fieldsAndValues) {
+            hset.arg(arg);
+        }
+        redis.send(hset);
+    }
+
+    public void lpush(String key, String... values) {
+        Request push = Request.cmd(Command.LPUSH).arg(key);
+        for (String value : values) {
+            push.arg(value);
+        }
+        redis.send(push);
+    }
+
+    public long llen(String key) {
+        return redis.send(Request.cmd(Command.LLEN).arg(key)).toLong();
+    }
+
+    public List<String> lrange(String key) {
+        List<String> values = new ArrayList<>();
+        redis.send(Request.cmd(Command.LRANGE).arg(key).arg(0).arg(-1)).forEach(r -> values.add(r.toString()));
+        return values;
+    }
+
+    public Response script(LuaScript script, List<String> keys, List<String> args) {
+        return redis.script(script, keys, args);
+    }
+
+    private static String text(Response value) {
+        return value == null ? null : value.toString();
+    }
+}

@@ -1,0 +1,107 @@
+package io.dedupq.worker;
+
+import static io.dedupq.support.Api.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Concurrently;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.TestRedis;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two workers calling claim.lua at the same time on copies of the same ids: each id is claimed
+ * by exactly one of them, the other copy is dropped as a duplicate. The queue is a fresh one
+ * that no dispatcher consumes, so only the two racers touch it.
+ */
+@QuarkusTest
+@WithTestResource(RedisTestResource.class)
+class ClaimRaceTest {
+
+    private static final int IDS = 500;
+    private static final List<String> WORKERS = List.of("racer-a", "racer-b");
+
+    @Inject
+    RedisCalls calls;
+
+    @Inject
+    RedisKeys keys;
+
+    @Inject
+    TestRedis redis;
+
+    /** What one racer got: the ids it claimed with their fences, and how many copies it dropped. */
+    record Haul(String worker, Map<String, Long> fenceById, long duplicates, long deadLettered) {
+    }
+
+    @Test
+    void twoWorkersRacingOnEveryIdClaimEachIdExactlyOnce() {
+        String queue = uniqueId("race");
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < IDS; i++) {
+            String id = "task-" + i;
+            ids.add(id);
+            // both copies side by side, so the two racers tend to take them in the same instant
+            redis.lpush(keys.pending(queue), Envelopes.flaky(id, 0), Envelopes.flaky(id, 0));
+        }
+
+        List<Haul> hauls = Concurrently.run(2, 2, i -> drain(queue, WORKERS.get(i)));
+
+        Map<String, String> claimedBy = new HashMap<>();
+        Set<Long> fences = new HashSet<>();
+        for (Haul haul : hauls) {
+            for (Map.Entry<String, Long> claim : haul.fenceById().entrySet()) {
+                String other = claimedBy.put(claim.getKey(), haul.worker());
+                assertEquals(null, other, claim.getKey() + " was claimed by " + other + " and " + haul.worker());
+                assertTrue(fences.add(claim.getValue()), "fence " + claim.getValue() + " handed out twice");
+                assertEquals(haul.worker() + ":" + claim.getValue(), redis.get(keys.lock(queue, claim.getKey())),
+                        "the lock of " + claim.getKey() + " holds its claimer's token");
+            }
+            assertEquals(haul.fenceById().size(), redis.llen(keys.processing(queue, haul.worker())),
+                    "only claimed copies stay in " + haul.worker() + "'s processing list");
+            assertEquals(0, haul.deadLettered());
+            assertTrue(haul.fenceById().size() > 0, haul.worker() + " took part in the race");
+        }
+        assertEquals(Set.copyOf(ids), claimedBy.keySet(), "every id was claimed");
+        assertEquals(IDS, hauls.stream().mapToLong(Haul::duplicates).sum(), "the other copy of each id was a duplicate");
+        assertEquals(Integer.toString(IDS), redis.hget(keys.stats(queue), "skipped_locked"));
+        assertEquals(0, redis.llen(keys.pending(queue)));
+    }
+
+    /** Claims one copy per call, as a busy worker with one free slot does, until pending is empty. */
+    private Haul drain(String queue, String worker) {
+        Map<String, Long> fenceById = new HashMap<>();
+        long duplicates = 0;
+        long dead = 0;
+        while (true) {
+            Response reply = calls.script(LuaScript.CLAIM,
+                    List.of(keys.pending(queue), keys.processing(queue, worker), keys.fence(queue), keys.stats(queue),
+                            keys.dead(queue)),
+                    List.of(keys.base(queue), "1", "60000", worker, Long.toString(System.currentTimeMillis()), queue, ""));
+            duplicates += reply.get(0).toLong();
+            dead += reply.get(1).toLong();
+            if (reply.size() == 2 && reply.get(0).toLong() == 0 && reply.get(1).toLong() == 0) {
+                return new Haul(worker, fenceById, duplicates, dead);
+            }
+            for (int i = 2; i + 2 < reply.size(); i += 3) {
+                String id = reply.get(i).toString().replaceAll(".*\"id\":\"([^\"]+)\".*", "$1");
+                Long previous = fenceById.put(id, reply.get(i + 2).toLong());
+                assertEquals(null, previous, worker + " claimed " + id + " twice");
+            }
+        }
+    }
+}

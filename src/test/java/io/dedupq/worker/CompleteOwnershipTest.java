@@ -1,0 +1,142 @@
+package io.dedupq.worker;
+
+import static io.dedupq.support.Api.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.TestRedis;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * complete.lua records an outcome only for the execution that owns the task (its token is in
+ * the task hash). An execution that lost the task to a newer one only drops its own copy.
+ * Each test uses a fresh queue that no dispatcher consumes.
+ */
+@QuarkusTest
+@WithTestResource(RedisTestResource.class)
+class CompleteOwnershipTest {
+
+    private static final String LOSER = "worker-old";
+    private static final String OWNER = "worker-new";
+    private static final String LOSER_TOKEN = LOSER + ":5";
+    private static final String OWNER_TOKEN = OWNER + ":9";
+    private static final String DUE_AT = "4102444800000";
+
+    @Inject
+    TestRedis redis;
+
+    @Inject
+    RedisKeys keys;
+
+    /** A task that {@code worker} claimed with {@code token}: hash, lock and its copy in processing. */
+    private record Running(String queue, String id, String envelope) {
+    }
+
+    private Running claimedBy(String worker, String token) {
+        String queue = uniqueId("complete");
+        String id = uniqueId("task");
+        String envelope = Envelopes.flaky(id, 0);
+        redis.hset(keys.task(queue, id), "id", id, "type", "flaky", "queue", queue, "status", "running",
+                "attempt", "0", "attempts", "1", "token", token, "worker", worker);
+        redis.set(keys.lock(queue, id), token, 60_000);
+        redis.lpush(keys.processing(queue, worker), envelope);
+        return new Running(queue, id, envelope);
+    }
+
+    private long complete(Running task, String worker, String token, String outcome, String detail, String next) {
+        return redis.script(LuaScript.COMPLETE,
+                List.of(keys.processing(task.queue(), worker), keys.lock(task.queue(), task.id()),
+                        keys.done(task.queue(), task.id()), keys.task(task.queue(), task.id()), keys.stats(task.queue()),
+                        keys.delayed(task.queue()), keys.dead(task.queue())),
+                List.of(task.envelope(), token, Long.toString(System.currentTimeMillis()), outcome, "60000", detail, next,
+                        DUE_AT)).toLong();
+    }
+
+    @ParameterizedTest(name = "stale {0} changes nothing")
+    @ValueSource(strings = {"succeeded", "retrying", "failed", "dead"})
+    void completeWithAStaleTokenOnlyRemovesItsOwnCopy(String outcome) {
+        // the old execution's lock expired; a newer one claimed the task and owns it now
+        Running task = claimedBy(OWNER, OWNER_TOKEN);
+        redis.lpush(keys.processing(task.queue(), LOSER), task.envelope());
+        String next = outcome.equals("retrying") ? task.envelope().replace("\"attempt\":0", "\"attempt\":1") : "{}";
+
+        assertEquals(0, complete(task, LOSER, LOSER_TOKEN, outcome, "late outcome", next));
+
+        String taskKey = keys.task(task.queue(), task.id());
+        assertEquals("running", redis.hget(taskKey, "status"), "the owner's status stands");
+        assertEquals(OWNER_TOKEN, redis.hget(taskKey, "token"));
+        assertEquals("0", redis.hget(taskKey, "attempt"));
+        assertNull(redis.hget(taskKey, "lastError"));
+        assertEquals(OWNER_TOKEN, redis.get(keys.lock(task.queue(), task.id())), "the owner's lock stands");
+        assertFalse(redis.exists(keys.done(task.queue(), task.id())), "no done marker");
+        assertFalse(redis.exists(keys.delayed(task.queue())), "no retry scheduled");
+        assertFalse(redis.exists(keys.dead(task.queue())), "nothing dead-lettered");
+        assertEquals(0, redis.llen(keys.processing(task.queue(), LOSER)), "the stale copy left its processing list");
+        assertEquals(1, redis.llen(keys.processing(task.queue(), OWNER)), "the owner's copy is untouched");
+        assertEquals("1", redis.hget(keys.stats(task.queue()), "lost_locks"));
+    }
+
+    @Test
+    void completeByTheOwnerRecordsSuccessAndReleasesTheLock() {
+        Running task = claimedBy(OWNER, OWNER_TOKEN);
+
+        assertEquals(1, complete(task, OWNER, OWNER_TOKEN, "succeeded", "{\"ok\":true}", ""));
+
+        String taskKey = keys.task(task.queue(), task.id());
+        assertEquals("succeeded", redis.hget(taskKey, "status"));
+        assertEquals("{\"ok\":true}", redis.hget(taskKey, "result"));
+        assertNull(redis.hget(taskKey, "token"));
+        assertEquals("succeeded", redis.get(keys.done(task.queue(), task.id())));
+        assertTrue(redis.pttl(keys.done(task.queue(), task.id())) > 0, "the done marker lasts the dedup window only");
+        assertFalse(redis.exists(keys.lock(task.queue(), task.id())), "the lock is released");
+        assertEquals(0, redis.llen(keys.processing(task.queue(), OWNER)));
+        assertEquals("1", redis.hget(keys.stats(task.queue()), "succeeded"));
+    }
+
+    @Test
+    void completeByTheOwnerSchedulesARetryWithTheNextAttempt() {
+        Running task = claimedBy(OWNER, OWNER_TOKEN);
+        String next = task.envelope().replace("\"attempt\":0", "\"attempt\":1");
+
+        assertEquals(1, complete(task, OWNER, OWNER_TOKEN, "retrying", "boom", next));
+
+        String taskKey = keys.task(task.queue(), task.id());
+        assertEquals("retrying", redis.hget(taskKey, "status"));
+        assertEquals("1", redis.hget(taskKey, "attempt"), "older copies are stale from now on");
+        assertEquals("boom", redis.hget(taskKey, "lastError"));
+        assertEquals(DUE_AT, redis.hget(taskKey, "nextAttemptAt"));
+        assertFalse(redis.exists(keys.lock(task.queue(), task.id())), "the lock is released for the retry");
+        assertFalse(redis.exists(keys.done(task.queue(), task.id())), "a retrying task is not done");
+        assertEquals(0, redis.llen(keys.processing(task.queue(), OWNER)));
+        assertEquals(1, redis.script(LuaScript.PROMOTE, List.of(keys.delayed(task.queue()), keys.pending(task.queue())),
+                List.of(DUE_AT, "10")).toLong(), "the next attempt waits in delayed until it is due");
+        assertEquals(List.of(next), redis.lrange(keys.pending(task.queue())));
+    }
+
+    @Test
+    void completeByTheOwnerDeadLettersAFailure() {
+        Running task = claimedBy(OWNER, OWNER_TOKEN);
+        String record = "{\"id\":\"" + task.id() + "\",\"error\":\"refused\"}";
+
+        assertEquals(1, complete(task, OWNER, OWNER_TOKEN, "failed", "refused", record));
+
+        String taskKey = keys.task(task.queue(), task.id());
+        assertEquals("failed", redis.hget(taskKey, "status"));
+        assertEquals("refused", redis.hget(taskKey, "lastError"));
+        assertEquals("failed", redis.get(keys.done(task.queue(), task.id())));
+        assertEquals(List.of(record), redis.lrange(keys.dead(task.queue())));
+        assertFalse(redis.exists(keys.lock(task.queue(), task.id())));
+    }
+}
