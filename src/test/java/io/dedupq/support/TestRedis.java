@@ -59,6 +59,10 @@ public class TestRedis {
         redis.send(push);
     }
 
+    public void zadd(String key, long score, String member) {
+        redis.send(Request.cmd(Command.ZADD).arg(key).arg(score).arg(member));
+    }
+
     public long llen(String key) {
         return redis.send(Request.cmd(Command.LLEN).arg(key)).toLong();
     }

@@ -87,20 +87,24 @@ class ClaimRaceTest {
         Map<String, Long> fenceById = new HashMap<>();
         long duplicates = 0;
         long dead = 0;
+        // claim.lua claims only for a worker with a fresh heartbeat on the queue
+        redis.zadd(keys.workers(queue), System.currentTimeMillis(), worker);
         while (true) {
+            long now = System.currentTimeMillis();
             Response reply = calls.script(LuaScript.CLAIM,
                     List.of(keys.pending(queue), keys.processing(queue, worker), keys.fence(queue), keys.stats(queue),
-                            keys.dead(queue)),
-                    List.of(keys.base(queue), "1", "60000", worker, Long.toString(System.currentTimeMillis()), queue, ""));
-            duplicates += reply.get(0).toLong();
-            dead += reply.get(1).toLong();
-            if (reply.size() == 2 && reply.get(0).toLong() == 0 && reply.get(1).toLong() == 0) {
+                            keys.dead(queue), keys.workers(queue)),
+                    List.of(keys.base(queue), "1", "60000", worker, Long.toString(now), queue, "",
+                            Long.toString(now - 60_000)));
+            assertEquals(1, reply.get(0).toInteger(), worker + " is registered");
+            duplicates += reply.get(1).toLong();
+            dead += reply.get(2).toLong();
+            if (reply.size() == 3 && reply.get(1).toLong() == 0 && reply.get(2).toLong() == 0) {
                 return new Haul(worker, fenceById, duplicates, dead);
             }
-            for (int i = 2; i + 2 < reply.size(); i += 3) {
-                String id = reply.get(i).toString().replaceAll(".*\"id\":\"([^\"]+)\".*", "$1");
-                Long previous = fenceById.put(id, reply.get(i + 2).toLong());
-                assertEquals(null, previous, worker + " claimed " + id + " twice");
+            for (int i = 3; i + 3 < reply.size(); i += 4) {
+                Long previous = fenceById.put(reply.get(i).toString(), reply.get(i + 3).toLong());
+                assertEquals(null, previous, worker + " claimed " + reply.get(i) + " twice");
             }
         }
     }
