@@ -22,6 +22,9 @@
   ARGV[7] retrying: the next envelope (attempt + 1); failed/dead: the dead-letter record
   ARGV[8] retrying: when the next attempt is due (ms)
 
+  The token of every recorded outcome is kept as finishedBy, so a call that is sent again
+  after its reply was lost is recognised and answers 1 without changing anything.
+
   Returns 1 when the outcome was recorded, 0 when this execution had lost the task.
 ]]
 local token, now, outcome, window = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
@@ -30,10 +33,13 @@ redis.call('LREM', KEYS[1], 1, ARGV[1])
 if redis.call('GET', KEYS[2]) == token then
   redis.call('DEL', KEYS[2])
 end
-if redis.call('HGET', KEYS[4], 'token') ~= token then
+local owner = redis.call('HMGET', KEYS[4], 'token', 'finishedBy')
+if owner[1] ~= token then
+  if owner[2] == token then return 1 end
   redis.call('HINCRBY', KEYS[5], 'lost_locks', 1)
   return 0
 end
+redis.call('HSET', KEYS[4], 'finishedBy', token)
 
 if outcome == 'retrying' then
   redis.call('HSET', KEYS[4], 'status', 'retrying', 'attempt', cjson.decode(ARGV[7]).attempt,

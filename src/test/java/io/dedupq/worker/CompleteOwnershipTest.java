@@ -139,4 +139,20 @@ class CompleteOwnershipTest {
         assertEquals(List.of(record), redis.lrange(keys.dead(task.queue())));
         assertFalse(redis.exists(keys.lock(task.queue(), task.id())));
     }
+
+    @ParameterizedTest(name = "{0} sent again after a lost reply")
+    @ValueSource(strings = {"succeeded", "retrying", "failed"})
+    void anOutcomeSentAgainAfterALostReplyIsRecognisedAndChangesNothing(String outcome) {
+        Running task = claimedBy(OWNER, OWNER_TOKEN);
+        String next = outcome.equals("retrying") ? task.envelope().replace("\"attempt\":0", "\"attempt\":1") : "{}";
+        assertEquals(1, complete(task, OWNER, OWNER_TOKEN, outcome, "first", next));
+        String before = redis.hget(keys.task(task.queue(), task.id()), "status");
+
+        assertEquals(1, complete(task, OWNER, OWNER_TOKEN, outcome, "first", next), "the resend is not a lost lock");
+
+        assertEquals(before, redis.hget(keys.task(task.queue(), task.id()), "status"));
+        assertNull(redis.hget(keys.stats(task.queue()), "lost_locks"));
+        assertEquals("1", redis.hget(keys.stats(task.queue()), outcome.equals("retrying") ? "retried" : outcome),
+                "counted once");
+    }
 }
