@@ -39,6 +39,13 @@ end
 local claimed = {}
 local dupDone, dupLocked, dupStale, dead = 0, 0, 0, 0
 
+-- a non-negative integer below 2^53, or nil: anything else a producer sends is not trusted
+local function whole(value)
+  local n = tonumber(value)
+  if n and n == n and n >= 0 and n <= 9007199254740992 and n % 1 == 0 then return n end
+  return nil
+end
+
 local function valid_id(id)
   return type(id) == 'string' and #id >= 1 and #id <= 128 and string.match(id, '^[%w][%w%._:%-]*$') ~= nil
 end
@@ -52,7 +59,7 @@ local function take(raw)
     dead = dead + 1
     return
   end
-  local attempt = tonumber(env.attempt) or 0
+  local attempt = whole(env.attempt) or 0
   local taskKey = base .. 'task:' .. env.id
   local lockKey = base .. 'lock:' .. env.id
   if redis.call('EXISTS', base .. 'done:' .. env.id) == 1 then
@@ -76,9 +83,9 @@ local function take(raw)
   if redis.call('EXISTS', taskKey) == 0 then
     -- pushed straight onto the list by a producer: the hash starts here
     redis.call('HSET', taskKey, 'id', env.id, 'type', env.type, 'queue', queue,
-      'enqueuedAt', tonumber(env.enqueuedAt) or now, 'attempts', 0)
+      'enqueuedAt', string.format('%.0f', whole(env.enqueuedAt) or tonumber(now)), 'attempts', 0)
   end
-  redis.call('HSET', taskKey, 'status', 'running', 'attempt', attempt, 'token', token,
+  redis.call('HSET', taskKey, 'status', 'running', 'attempt', string.format('%.0f', attempt), 'token', token,
     'worker', worker, 'startedAt', now)
   redis.call('HINCRBY', taskKey, 'attempts', 1)
   claimed[#claimed + 1] = env.id
@@ -88,8 +95,10 @@ local function take(raw)
 end
 
 local count = 0
+-- the BLMOVE'd copy may have been requeued by the reaper meanwhile (this worker was paused):
+-- then it is no longer ours to run
 if ARGV[7] ~= '' then
-  take(ARGV[7])
+  if redis.call('LPOS', KEYS[2], ARGV[7]) then take(ARGV[7]) end
   count = 1
 end
 while count < limit do
@@ -102,7 +111,7 @@ end
 if dupDone > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_done', dupDone) end
 if dupLocked > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_locked', dupLocked) end
 if dupStale > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_stale', dupStale) end
-if dead > 0 then redis.call('HINCRBY', KEYS[4], 'dead', dead) end
+if dead > 0 then redis.call('HINCRBY', KEYS[4], 'unparseable', dead) end
 local reply = { 1, dupDone + dupLocked + dupStale, dead }
 for i = 1, #claimed do reply[#reply + 1] = claimed[i] end
 return reply

@@ -5,6 +5,8 @@
   expired and whose task was claimed again by a newer execution is no longer the owner: its
   copy is removed from its processing list and nothing else changes, so it can never
   overwrite the newer owner's status. The lock is deleted only when it still holds our token.
+  When the newer owner runs on this same worker, the copy in the list is the newer one's and
+  stays.
 
   KEYS[1] processing list     {p:Q}:processing:<worker>
   KEYS[2] lock                {p:Q}:lock:<id>
@@ -21,6 +23,7 @@
   ARGV[6] succeeded: result JSON or ""; otherwise the error message
   ARGV[7] retrying: the next envelope (attempt + 1); failed/dead: the dead-letter record
   ARGV[8] retrying: when the next attempt is due (ms)
+  ARGV[9] worker id of this execution
 
   The token of every recorded outcome is kept as finishedBy, so a call that is sent again
   after its reply was lost is recognised and answers 1 without changing anything.
@@ -28,17 +31,21 @@
   Returns 1 when the outcome was recorded, 0 when this execution had lost the task.
 ]]
 local token, now, outcome, window = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local prefix = ARGV[9] .. ':'
 
-redis.call('LREM', KEYS[1], 1, ARGV[1])
 if redis.call('GET', KEYS[2]) == token then
   redis.call('DEL', KEYS[2])
 end
 local owner = redis.call('HMGET', KEYS[4], 'token', 'finishedBy')
 if owner[1] ~= token then
   if owner[2] == token then return 1 end
+  if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then
+    redis.call('LREM', KEYS[1], 1, ARGV[1])
+  end
   redis.call('HINCRBY', KEYS[5], 'lost_locks', 1)
   return 0
 end
+redis.call('LREM', KEYS[1], 1, ARGV[1])
 redis.call('HSET', KEYS[4], 'finishedBy', token)
 
 if outcome == 'retrying' then

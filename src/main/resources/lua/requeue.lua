@@ -3,7 +3,9 @@
 
   Three callers:
     given   - a worker, for its own copies that nothing runs (a claim reply was lost)
-    all     - a worker at the end of shutdown: its whole list, then it leaves the queue
+    all     - a worker at the end of shutdown: its whole list; its heartbeat is then set to
+              ARGV[4] (already expired), so that anything that still lands in its list is
+              requeued by the reaper, which forgets the worker later
     expired - the reaper, for a worker whose heartbeat is older than the cutoff (checked
               here, atomically, so a worker that beat again meanwhile is left alone)
   The lock and the running status of a copy are cleared only where that worker holds them and
@@ -16,7 +18,7 @@
   ARGV[1] key base            "{p:Q}:"
   ARGV[2] worker id
   ARGV[3] mode: given | all | expired
-  ARGV[4] expired: heartbeat cutoff (ms)
+  ARGV[4] expired: heartbeat cutoff (ms); all: the expired score to leave behind
   ARGV[5] expired: forget the worker (ZREM) once its list is empty and its heartbeat is older than this
   ARGV[6] given: how many envelopes follow (n)
   ARGV[7 .. 6+n] given: the envelopes to requeue
@@ -62,8 +64,9 @@ for _, raw in ipairs(entries) do
 end
 
 -- a presumed-dead worker stays listed for a while: a copy it moves in after all is still found
-if mode == 'all' or (mode == 'expired' and (not beat or beat < tonumber(ARGV[5]))
-    and redis.call('LLEN', KEYS[1]) == 0) then
+if mode == 'all' then
+  redis.call('ZADD', KEYS[3], ARGV[4], worker)
+elseif mode == 'expired' and (not beat or beat < tonumber(ARGV[5])) and redis.call('LLEN', KEYS[1]) == 0 then
   redis.call('ZREM', KEYS[3], worker)
 end
 return moved

@@ -53,7 +53,7 @@ public interface DedupqConfig {
         @WithDefault("true")
         boolean enabled();
 
-        /** Worker id in keys and lock tokens; default host-pid-random, unique per process. */
+        /** First part of the worker id (e.g. the pod name; default the host name); "-pid-random" is always added. */
         Optional<String> id();
 
         /** How often this worker writes its heartbeat to {@code <prefix>:workers}. */

@@ -17,11 +17,13 @@ import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /**
  * Redis reads and writes of the producer side. The HTTP path must answer fast when Redis is
  * down or paused: {@code @Timeout} bounds every call and the circuit breaker stops sending
- * requests to a Redis that keeps failing, so callers get a 503 instead of a hang.
+ * requests to a Redis that keeps failing, so callers get a 503 instead of a hang. Only Redis
+ * failures count toward opening the breaker, never a bug or bad data.
  */
 @ApplicationScoped
 public class QueueStore {
@@ -29,7 +31,7 @@ public class QueueStore {
     private static final String[] TASK_FIELDS = {"id", "queue", "type", "status", "attempts", "enqueuedAt",
         "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result"};
     private static final String[] STAT_FIELDS = {"enqueued", "succeeded", "failed", "dead", "retried",
-        "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks"};
+        "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable"};
 
     private final RedisCalls redis;
     private final RedisKeys keys;
@@ -47,7 +49,8 @@ public class QueueStore {
 
     /** One enqueue.lua call per queue, all pipelined in one write. */
     @Timeout(value = 800, unit = ChronoUnit.MILLIS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
+            failOn = {StoreUnavailableException.class, TimeoutException.class})
     public List<EnqueueResult> enqueue(List<TaskQueue.Prepared> tasks) {
         Map<String, List<Integer>> byQueue = new LinkedHashMap<>();
         for (int i = 0; i < tasks.size(); i++) {
@@ -81,7 +84,8 @@ public class QueueStore {
 
     /** Looks the id up in every queue; ids are unique per queue, the first queue that has it wins. */
     @Timeout(value = 800, unit = ChronoUnit.MILLIS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
+            failOn = {StoreUnavailableException.class, TimeoutException.class})
     public Optional<TaskView> find(String id) {
         List<Request> reads = new ArrayList<>();
         for (String queue : registry.queues()) {
@@ -101,7 +105,8 @@ public class QueueStore {
 
     /** Two round trips: each queue's workers, then every count of every queue in one pipeline. */
     @Timeout(value = 1500, unit = ChronoUnit.MILLIS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
+            failOn = {StoreUnavailableException.class, TimeoutException.class})
     public List<QueueStats> stats() {
         List<String> queues = registry.queues();
         List<Request> workerLists = new ArrayList<>();
@@ -139,8 +144,10 @@ public class QueueStore {
             long skippedDone = num(c.get(5));
             long skippedLocked = num(c.get(6));
             long skippedStale = num(c.get(7));
+            long failed = num(c.get(2)) + num(c.get(3));
+            long unparseable = num(c.get(10));
             stats.add(new QueueStats(queues.get(q), pending, processing, delayed, dead,
-                    num(c.get(0)), num(c.get(1)), num(c.get(2)) + num(c.get(3)), num(c.get(3)), num(c.get(4)),
+                    num(c.get(0)), num(c.get(1)), failed, failed + unparseable, unparseable, num(c.get(4)),
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
                     num(c.get(8)), num(c.get(9))));
         }
@@ -168,10 +175,24 @@ public class QueueStore {
     }
 
     private static long num(Response value) {
-        return value == null ? 0 : value.toLong();
+        Long n = opt(value);
+        return n == null ? 0 : n;
     }
 
+    /** Tolerant: a hash written by a producer's own script may hold "1e+17" or "12.5". */
     private static Long opt(Response value) {
-        return value == null ? null : value.toLong();
+        if (value == null) {
+            return null;
+        }
+        String text = value.toString();
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException notWhole) {
+            try {
+                return (long) Double.parseDouble(text);
+            } catch (NumberFormatException notNumber) {
+                return null;
+            }
+        }
     }
 }

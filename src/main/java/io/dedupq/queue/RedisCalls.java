@@ -79,7 +79,7 @@ public class RedisCalls {
         return request;
     }
 
-    /** Loads every script; readiness calls it too, so a fresh Redis is primed before traffic. */
+    /** Loads every script into Redis's script cache. */
     public void loadScripts() {
         List<Request> loads = new ArrayList<>();
         for (LuaScript script : LuaScript.values()) {

@@ -4,8 +4,10 @@ import io.dedupq.config.DedupqConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * The one place that spells Redis keys. Every key of a queue starts with the hash tag
- * {@code {<prefix>:<queue>}} so that each script touches a single cluster slot.
+ * The one place in Java that spells Redis keys. Every key of a queue starts with the hash tag
+ * {@code {<prefix>:<queue>}} so that each script touches a single cluster slot; scripts that
+ * learn task ids only as they run (claim, enqueue, requeue) build lock:, done: and task: keys
+ * from {@link #base} in the same way.
  */
 @ApplicationScoped
 public class RedisKeys {

@@ -4,6 +4,7 @@ package io.dedupq.queue;
 public class StoreUnavailableException extends RuntimeException {
 
     public StoreUnavailableException(Throwable cause) {
-        super("Redis unavailable: " + cause.getMessage(), cause);
+        super("Redis unavailable: " + cause.getClass().getSimpleName()
+                + (cause.getMessage() == null ? "" : ": " + cause.getMessage()), cause);
     }
 }

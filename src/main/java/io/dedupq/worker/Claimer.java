@@ -95,9 +95,14 @@ public class Claimer {
         return requeue(queue, worker.id(), args);
     }
 
-    /** At the end of shutdown: every copy of this worker back on pending, then it leaves the queue. */
+    /**
+     * At the end of shutdown: every copy of this worker back on pending. Its heartbeat on the
+     * queue is left behind as already expired, so the reaper requeues anything that still lands
+     * in its list and forgets it later.
+     */
     public long requeueAllAndLeave(String queue) {
-        return requeue(queue, worker.id(), List.of(keys.base(queue), worker.id(), "all", "0", "0"));
+        String expired = Long.toString(clock.millis() - config.worker().heartbeatExpiry().toMillis() - 1);
+        return requeue(queue, worker.id(), List.of(keys.base(queue), worker.id(), "all", expired, "0"));
     }
 
     /**

@@ -26,6 +26,7 @@ public class Dispatcher {
     private static final Logger LOG = Logger.getLogger(Dispatcher.class);
     private static final Backoff ERROR_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
     private static final Duration HEARTBEAT_WAIT = Duration.ofMillis(100);
+    private static final Duration RECOVERY_EVERY = Duration.ofMinutes(1);
 
     private final String queue;
     private final DedupqConfig.QueueConfig settings;
@@ -37,7 +38,8 @@ public class Dispatcher {
     private final Thread loop;
     private volatile boolean claiming = true;
     private volatile boolean finishing = true;
-    private volatile long lastTurn = System.nanoTime();
+    private boolean needsRecovery = true;
+    private long lastRecovery;
 
     public Dispatcher(String queue, DedupqConfig.QueueConfig settings, Claimer claimer, TaskRunner runner) {
         this.queue = queue;
@@ -63,22 +65,13 @@ public class Dispatcher {
         loop.start();
     }
 
-    /** Nanotime of the loop's last turn; a loop that stops turning is stuck. */
-    public long lastTurn() {
-        return lastTurn;
-    }
-
-    public boolean alive() {
-        return loop.isAlive();
-    }
-
     /**
-     * Stops claiming at once. A claim or BLMOVE cut short may leave a copy in the processing
-     * list without running it; shutdown requeues the whole list at the end.
+     * Stops claiming. A BLMOVE under way is not cut short (Redis would still move a copy into
+     * our list); the loop ends when it returns, within the block timeout, and a copy it brings
+     * is claimed and run like any other.
      */
     public void stopClaiming() {
         claiming = false;
-        loop.interrupt();
     }
 
     /** Waits until {@code deadline} (nanotime) for running handlers; true when all finished. */
@@ -97,7 +90,9 @@ public class Dispatcher {
     private void run() {
         int failures = 0;
         while (claiming) {
-            lastTurn = System.nanoTime();
+            if (needsRecovery || System.nanoTime() - lastRecovery > RECOVERY_EVERY.toNanos()) {
+                recoverOwnCopies();
+            }
             int held = 0;
             try {
                 slots.acquire();
@@ -135,7 +130,7 @@ public class Dispatcher {
                 }
                 LOG.warnf("queue %s: claiming failed (%s); backing off", queue, e.getMessage());
                 pause(ERROR_BACKOFF.delay(failures++));
-                recoverOwnCopies();
+                needsRecovery = true;
             } finally {
                 slots.release(held);
             }
@@ -145,8 +140,10 @@ public class Dispatcher {
     private void execute(Claim claim) {
         try {
             runner.run(queue, claim, () -> finishing);
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "queue %s: outcome of a task was not recorded; its copy stays for recovery", queue);
+        } catch (RuntimeException | Error e) {
+            // the copy stays in our list with our lock; the next sweep requeues it
+            LOG.errorf(e, "queue %s: outcome of task %s was not recorded; its copy goes back to pending", queue,
+                    claim.id());
         } finally {
             running.remove(claim);
             slots.release();
@@ -155,8 +152,9 @@ public class Dispatcher {
 
     /**
      * After a failed call a reply may have been lost, leaving a copy in our processing list that
-     * nothing runs (and maybe a lock of ours on it). Such copies go back to pending now rather
-     * than waiting for this worker to die.
+     * nothing runs (and maybe a lock of ours on it); an outcome that could not be recorded does
+     * the same. Such copies go back to pending rather than waiting for this worker to die: after
+     * every failure until a sweep succeeds, and every minute in case one was missed.
      */
     private void recoverOwnCopies() {
         try {
@@ -174,8 +172,10 @@ public class Dispatcher {
             }
             long moved = claimer.requeue(queue, orphans, tokens);
             if (moved > 0) {
-                LOG.infof("queue %s: requeued %d copies whose claim reply was lost", queue, moved);
+                LOG.infof("queue %s: requeued %d copies that nothing here was running", queue, moved);
             }
+            needsRecovery = false;
+            lastRecovery = System.nanoTime();
         } catch (RuntimeException e) {
             LOG.debugf("queue %s: recovery of own copies postponed: %s", queue, e.getMessage());
         }

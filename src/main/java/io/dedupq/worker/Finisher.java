@@ -44,14 +44,15 @@ public class Finisher {
      * @param dueAt   retrying: when the next attempt is due (ms)
      * @return true when recorded, false when this execution had lost the task to a newer one
      */
-    public boolean finish(String queue, String id, Claim claim, TaskStatus outcome, String detail, String next,
-            long dueAt, BooleanSupplier keepTrying) {
+    public boolean finish(String queue, Claim claim, TaskStatus outcome, String detail, String next, long dueAt,
+            BooleanSupplier keepTrying) {
+        String id = claim.id();
         List<String> keyList = List.of(keys.processing(queue, worker.id()), keys.lock(queue, id), keys.done(queue, id),
                 keys.task(queue, id), keys.stats(queue), keys.delayed(queue), keys.dead(queue));
         for (int attempt = 0; ; attempt++) {
             List<String> args = List.of(claim.envelope(), claim.token(), Long.toString(clock.millis()), outcome.wire(),
                     Long.toString(config.queues().get(queue).dedupWindow().toMillis()), detail,
-                    next == null ? "" : next, Long.toString(dueAt));
+                    next == null ? "" : next, Long.toString(dueAt), worker.id());
             try {
                 return redis.script(LuaScript.COMPLETE, keyList, args).toInteger() == 1;
             } catch (StoreUnavailableException e) {

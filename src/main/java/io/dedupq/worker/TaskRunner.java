@@ -45,44 +45,46 @@ public class TaskRunner {
     }
 
     public void run(String queue, Claim claim, BooleanSupplier keepTrying) {
+        long started = clock.millis();
         Envelope envelope;
         try {
             envelope = mapper.readValue(claim.envelope(), Envelope.class);
         } catch (JsonProcessingException | RuntimeException e) {
             // Lua's JSON parser accepted it (the id is known) but it does not bind: a number too
             // large, nesting too deep, a field of the wrong type
-            fail(queue, claim.id(), null, claim, TaskStatus.FAILED, "malformed envelope: " + describe(e), keepTrying);
-            return;
+            envelope = null;
         }
-        long started = clock.millis();
-        TaskStatus outcome = execute(queue, envelope, claim, keepTrying);
-        LOG.infof("task=%s queue=%s type=%s attempt=%d outcome=%s duration_ms=%d", envelope.id(), queue,
-                envelope.type(), envelope.attempt(), outcome.wire(), clock.millis() - started);
+        String outcome = envelope == null
+                ? fail(queue, null, claim, TaskStatus.FAILED, "malformed envelope", keepTrying)
+                : execute(queue, envelope, claim, keepTrying);
+        LOG.infof("task=%s queue=%s type=%s attempt=%d outcome=%s duration_ms=%d", claim.id(), queue,
+                envelope == null ? "?" : envelope.type(), envelope == null ? 0 : envelope.attempt(), outcome,
+                clock.millis() - started);
     }
 
-    private TaskStatus execute(String queue, Envelope envelope, Claim claim, BooleanSupplier keepTrying) {
+    /** Runs the handler and records the outcome; returns what the log line says about it. */
+    private String execute(String queue, Envelope envelope, Claim claim, BooleanSupplier keepTrying) {
         TaskHandler<?> handler = registry.handler(envelope.type()).orElse(null);
         if (handler == null) {
-            return fail(queue, envelope.id(), envelope, claim, TaskStatus.FAILED,
-                    "no handler for task type '" + envelope.type() + "'", keepTrying);
+            return fail(queue, envelope, claim, TaskStatus.FAILED, "no handler for task type '" + envelope.type() + "'",
+                    keepTrying);
         }
         PayloadBinder.Bound<?> bound = binder.bind(envelope.payload(), handler.payloadType(), "payload");
         if (!bound.ok()) {
-            return fail(queue, envelope.id(), envelope, claim, TaskStatus.FAILED, "invalid payload: "
+            return fail(queue, envelope, claim, TaskStatus.FAILED, "invalid payload: "
                     + bound.errors().stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; ")),
                     keepTrying);
         }
-        ExecutionContext ctx = new ExecutionContext(envelope.id(), queue, envelope.attempt(), claim.fence());
+        ExecutionContext ctx = new ExecutionContext(claim.id(), queue, envelope.attempt(), claim.fence());
         Object result;
         try {
             result = invoke(handler, bound.value(), ctx);
         } catch (PermanentFailure e) {
-            return fail(queue, envelope.id(), envelope, claim, TaskStatus.FAILED, describe(e), keepTrying);
+            return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), keepTrying);
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
             return retryOrBury(queue, envelope, claim, describe(e), keepTrying);
         }
-        finisher.finish(queue, envelope.id(), claim, TaskStatus.SUCCEEDED, toJson(result), null, 0, keepTrying);
-        return TaskStatus.SUCCEEDED;
+        return record(queue, claim, TaskStatus.SUCCEEDED, toJson(result), null, 0, keepTrying);
     }
 
     @SuppressWarnings("unchecked")
@@ -90,31 +92,35 @@ public class TaskRunner {
         return handler.handle((P) payload, ctx);
     }
 
-    private TaskStatus retryOrBury(String queue, Envelope envelope, Claim claim, String error, BooleanSupplier keepTrying) {
+    private String retryOrBury(String queue, Envelope envelope, Claim claim, String error, BooleanSupplier keepTrying) {
         DedupqConfig.QueueConfig settings = config.queues().get(queue);
         if (envelope.attempt() + 1 >= settings.maxAttempts()) {
-            return fail(queue, envelope.id(), envelope, claim, TaskStatus.DEAD, error, keepTrying);
+            return fail(queue, envelope, claim, TaskStatus.DEAD, error, keepTrying);
         }
         long dueAt = clock.millis()
                 + new Backoff(settings.backoffBase(), settings.backoffMax()).delay(envelope.attempt()).toMillis();
-        finisher.finish(queue, envelope.id(), claim, TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt,
-                keepTrying);
-        return TaskStatus.RETRYING;
+        return record(queue, claim, TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt, keepTrying);
     }
 
-    private TaskStatus fail(String queue, String id, Envelope envelope, Claim claim, TaskStatus outcome, String error,
+    /** Dead-letters the copy; {@code envelope} is null when the copy could not be read. */
+    private String fail(String queue, Envelope envelope, Claim claim, TaskStatus outcome, String error,
             BooleanSupplier keepTrying) {
-        ObjectNode record = mapper.createObjectNode();
-        record.put("id", id);
-        record.put("type", envelope == null ? null : envelope.type());
-        record.put("queue", queue);
-        record.put("status", outcome.wire());
-        record.put("attempt", envelope == null ? 0 : envelope.attempt());
-        record.put("error", error);
-        record.put("failedAt", clock.millis());
-        record.put("envelope", claim.envelope());
-        finisher.finish(queue, id, claim, outcome, error, record.toString(), 0, keepTrying);
-        return outcome;
+        ObjectNode deadLetter = mapper.createObjectNode();
+        deadLetter.put("id", claim.id());
+        deadLetter.put("type", envelope == null ? null : envelope.type());
+        deadLetter.put("queue", queue);
+        deadLetter.put("status", outcome.wire());
+        deadLetter.put("attempt", envelope == null ? 0 : envelope.attempt());
+        deadLetter.put("error", error);
+        deadLetter.put("failedAt", clock.millis());
+        deadLetter.put("envelope", claim.envelope());
+        return record(queue, claim, outcome, error, deadLetter.toString(), 0, keepTrying);
+    }
+
+    private String record(String queue, Claim claim, TaskStatus outcome, String detail, String next, long dueAt,
+            BooleanSupplier keepTrying) {
+        boolean recorded = finisher.finish(queue, claim, outcome, detail, next, dueAt, keepTrying);
+        return recorded ? outcome.wire() : outcome.wire() + " (not recorded: a newer execution owns the task)";
     }
 
     private String toJson(Object result) {

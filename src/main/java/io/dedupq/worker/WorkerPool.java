@@ -96,9 +96,4 @@ public class WorkerPool {
         }
         dispatchers.clear();
     }
-
-    /** The running dispatchers, for health checks. */
-    public List<Dispatcher> dispatchers() {
-        return List.copyOf(dispatchers);
-    }
 }

@@ -61,7 +61,7 @@ class CompleteOwnershipTest {
                         keys.done(task.queue(), task.id()), keys.task(task.queue(), task.id()), keys.stats(task.queue()),
                         keys.delayed(task.queue()), keys.dead(task.queue())),
                 List.of(task.envelope(), token, Long.toString(System.currentTimeMillis()), outcome, "60000", detail, next,
-                        DUE_AT)).toLong();
+                        DUE_AT, worker)).toLong();
     }
 
     @ParameterizedTest(name = "stale {0} changes nothing")
@@ -154,5 +154,18 @@ class CompleteOwnershipTest {
         assertNull(redis.hget(keys.stats(task.queue()), "lost_locks"));
         assertEquals("1", redis.hget(keys.stats(task.queue()), outcome.equals("retrying") ? "retried" : outcome),
                 "counted once");
+    }
+
+    @Test
+    void aStaleExecutionLeavesTheCopyOfANewerExecutionOnTheSameWorker() {
+        // the worker was presumed dead, its copy requeued, and it claimed the task again itself
+        Running task = claimedBy(LOSER, LOSER + ":9");
+
+        assertEquals(0, complete(task, LOSER, LOSER_TOKEN, "succeeded", "", ""));
+
+        assertEquals(List.of(task.envelope()), redis.lrange(keys.processing(task.queue(), LOSER)),
+                "the newer execution's copy stays");
+        assertEquals("running", redis.hget(keys.task(task.queue(), task.id()), "status"));
+        assertEquals(LOSER + ":9", redis.get(keys.lock(task.queue(), task.id())));
     }
 }

@@ -75,6 +75,7 @@ class DuplicateDeliveryTest {
     @Test
     void poisonEntryIsDeadLetteredAndTheWorkerGoesOn() {
         long deadBefore = stat(QUEUE, "dead");
+        long unparseableBefore = stat(QUEUE, "unparseable");
         String id = uniqueId("after-poison");
         redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE)).arg("{not json at all")
                 .arg("[1,2,3]").arg("{\"id\":\"bad id with spaces\",\"type\":\"flaky\"}"));
@@ -82,6 +83,7 @@ class DuplicateDeliveryTest {
 
         awaitStatus(id, "succeeded");
         await().atMost(Duration.ofSeconds(5)).until(() -> stat(QUEUE, "dead") - deadBefore == 3);
+        assertEquals(3, stat(QUEUE, "unparseable") - unparseableBefore);
         String newest = redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(QUEUE)).arg(0).arg(2)).toString();
         assertTrue(newest.contains("unparseable envelope"), newest);
         assertTrue(newest.contains("{not json at all"), "the entry is kept as it was: " + newest);
