@@ -43,10 +43,6 @@ public final class RedisProcess {
         return redis;
     }
 
-    public int port() {
-        return port;
-    }
-
     public String url() {
         return "redis://127.0.0.1:" + port;
     }

@@ -21,13 +21,11 @@ public enum LuaScript {
     DEBIT("debit"),
     ISSUE("issue");
 
-    private final String file;
     private final String source;
     private final String sha;
 
     LuaScript(String verb) {
-        this.file = "lua/" + verb + ".lua";
-        this.source = read(file);
+        this.source = read("lua/" + verb + ".lua");
         this.sha = sha1(source);
     }
 
@@ -38,10 +36,6 @@ public enum LuaScript {
     /** SHA1 of the source, as Redis names a loaded script. */
     public String sha() {
         return sha;
-    }
-
-    public String file() {
-        return file;
     }
 
     private static String read(String path) {

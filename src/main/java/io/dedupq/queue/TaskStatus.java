@@ -9,8 +9,4 @@ public enum TaskStatus {
     public String wire() {
         return name().toLowerCase(Locale.ROOT);
     }
-
-    public static TaskStatus fromWire(String value) {
-        return valueOf(value.toUpperCase(Locale.ROOT));
-    }
 }
