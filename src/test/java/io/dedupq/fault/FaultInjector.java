@@ -1,0 +1,171 @@
+package io.dedupq.fault;
+
+import io.dedupq.config.RedisProcess;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The scripted faults of the run, each one step that waits for its conditions by polling:
+ * a worker paused (SIGSTOP) while it holds payment copies, a worker stopped gracefully
+ * (SIGTERM) while it holds copies, and a Redis restart on the same AOF folder.
+ */
+final class FaultInjector {
+
+    private static final Pattern ENVELOPE_ID = Pattern.compile("\"id\"\\s*:\\s*\"([^\"]+)\"");
+    private static final List<String> QUEUES = List.of("payment", "voucher");
+
+    private final WorkerFleet fleet;
+    private final RedisProbe redis;
+    private final Figures figures;
+
+    FaultInjector(WorkerFleet fleet, RedisProbe redis, Figures figures) {
+        this.fleet = fleet;
+        this.redis = redis;
+        this.figures = figures;
+    }
+
+    static String processing(String queue, String workerId) {
+        return "{dedupq:" + queue + "}:processing:" + workerId;
+    }
+
+    /**
+     * Freezes a worker while its payment processing list holds copies (checked again once it is
+     * frozen), keeps it frozen past the lock TTL until the reaper has moved its copies away and
+     * other workers have finished those tasks, then lets it run on with its stale executions.
+     */
+    void pauseMidPayment() {
+        WorkerJvm paused = null;
+        List<String> held = List.of();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (paused == null) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("found no worker with payment copies in flight to pause within 60 s");
+            }
+            for (WorkerJvm candidate : fleet.available()) {
+                if (redis.llen(processing("payment", candidate.workerId())) > 0 && fleet.reserve(candidate)) {
+                    candidate.pause();
+                    held = ids(redis.lrange(processing("payment", candidate.workerId())));
+                    if (!held.isEmpty()) {
+                        paused = candidate;
+                        break;
+                    }
+                    candidate.resume();
+                    fleet.release(candidate);
+                }
+            }
+            sleep(20);
+        }
+        long pausedAt = System.nanoTime();
+        String workerId = paused.workerId();
+        List<String> tasks = held;
+        awaitCondition("the copies of paused " + paused + " " + tasks + " to be taken over and finished",
+                Duration.ofSeconds(90), () -> System.nanoTime() - pausedAt > WorkerFleet.LOCK_TTL.toNanos()
+                        && QUEUES.stream().allMatch(q -> redis.llen(processing(q, workerId)) == 0)
+                        && tasks.stream().allMatch(id -> "succeeded".equals(paymentStatus(id))));
+        paused.resume();
+        fleet.release(paused);
+        figures.add("SIGSTOP of a worker mid-payment", 1);
+        figures.add("  payment copies it held", tasks.size());
+        figures.add("  milliseconds it stayed frozen", (System.nanoTime() - pausedAt) / 1_000_000);
+    }
+
+    /**
+     * SIGTERM to a worker that holds copies (or any worker, if none does within 20 s): it must
+     * exit within the shutdown grace (plus start-up of the JVM's shutdown), by its graceful
+     * path, with its processing lists empty. A replacement is started.
+     */
+    List<String> terminateUnderLoad() {
+        List<String> problems = new ArrayList<>();
+        WorkerJvm target = reserveBusyWorker(Duration.ofSeconds(20));
+        List<Long> inFlight = QUEUES.stream().map(q -> redis.llen(processing(q, target.workerId()))).toList();
+        long sent = System.nanoTime();
+        target.terminate();
+        Optional<Integer> exit = target.awaitExit(WorkerFleet.SHUTDOWN_GRACE.plusSeconds(15));
+        long tookMillis = (System.nanoTime() - sent) / 1_000_000;
+        figures.add("SIGTERM of a worker under load", 1);
+        figures.add("  copies in its processing lists at SIGTERM", inFlight.stream().mapToLong(Long::longValue).sum());
+        figures.add("  milliseconds until it exited", tookMillis);
+        if (exit.isEmpty()) {
+            problems.add(target + " still running " + tookMillis + " ms after SIGTERM");
+            target.kill();
+        } else if (exit.get() != 143) {
+            // 143 = 128 + SIGTERM: the JVM ran its shutdown hooks (Quarkus shutdown) and ended
+            problems.add(target + " exited with " + exit.get() + " after SIGTERM, not 143; see " + target.log());
+        }
+        if (target.logLines().stream().noneMatch(l -> l.contains("unfinished copies back on pending"))) {
+            problems.add(target + " did not log its graceful stop (copies back on pending); see " + target.log());
+        }
+        for (String queue : QUEUES) {
+            long left = redis.llen(processing(queue, target.workerId()));
+            if (left != 0) {
+                problems.add(target + " left " + left + " copies in its " + queue + " processing list after SIGTERM");
+            }
+        }
+        fleet.release(target);
+        fleet.launchWorker();
+        figures.add("replacement workers started", 1);
+        return problems;
+    }
+
+    private WorkerJvm reserveBusyWorker(Duration patience) {
+        long deadline = System.nanoTime() + patience.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (WorkerJvm candidate : fleet.available()) {
+                boolean busy = QUEUES.stream().anyMatch(q -> redis.llen(processing(q, candidate.workerId())) > 0);
+                if (busy && fleet.reserve(candidate)) {
+                    return candidate;
+                }
+            }
+            sleep(20);
+        }
+        awaitCondition("a worker pod to be available", Duration.ofSeconds(60), () -> !fleet.available().isEmpty());
+        return fleet.reserveRandom().orElseThrow();
+    }
+
+    /** Stops Redis (SIGTERM: it writes its AOF out), keeps it down for {@code down}, starts it on the same folder. */
+    void restartRedis(RedisProcess server, Duration down) {
+        server.stop();
+        sleep(down.toMillis());
+        server.start();
+        figures.add("Redis restarts (AOF, same folder)", 1);
+    }
+
+    private String paymentStatus(String taskId) {
+        return redis.hgetAll(List.of("{dedupq:payment}:task:" + taskId), "status").get(0);
+    }
+
+    static List<String> ids(List<String> envelopes) {
+        List<String> ids = new ArrayList<>();
+        for (String envelope : envelopes) {
+            Matcher m = ENVELOPE_ID.matcher(envelope);
+            if (m.find()) {
+                ids.add(m.group(1));
+            }
+        }
+        return ids;
+    }
+
+    static void awaitCondition(String what, Duration timeout, BooleanSupplier condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout + " waiting for " + what);
+            }
+            sleep(100);
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

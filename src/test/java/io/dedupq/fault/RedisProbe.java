@@ -1,0 +1,120 @@
+package io.dedupq.fault;
+
+import io.vertx.core.Vertx;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The test's own connection to the fault suite's Redis: reads keys for the audit and pushes
+ * envelopes straight onto a pending list as an outside producer would. Calls are retried while
+ * Redis restarts, so a probe never fails a step only because it ran during the outage.
+ */
+final class RedisProbe implements AutoCloseable {
+
+    private static final Duration RETRY_FOR = Duration.ofSeconds(30);
+
+    private final Vertx vertx = Vertx.vertx();
+    private final Redis redis;
+
+    RedisProbe(String url) {
+        this.redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(url).setMaxPoolSize(4)
+                .setMaxPoolWaiting(256));
+    }
+
+    long llen(String key) {
+        return send(Request.cmd(Command.LLEN).arg(key)).toLong();
+    }
+
+    long zcard(String key) {
+        return send(Request.cmd(Command.ZCARD).arg(key)).toLong();
+    }
+
+    void lpush(String key, String value) {
+        send(Request.cmd(Command.LPUSH).arg(key).arg(value));
+    }
+
+    List<String> lrange(String key) {
+        return strings(send(Request.cmd(Command.LRANGE).arg(key).arg(0).arg(-1)));
+    }
+
+    List<String> zrange(String key) {
+        return strings(send(Request.cmd(Command.ZRANGE).arg(key).arg(0).arg(-1)));
+    }
+
+    /** Every key matching {@code pattern}, by SCAN (never KEYS). */
+    List<String> keys(String pattern) {
+        List<String> keys = new ArrayList<>();
+        String cursor = "0";
+        do {
+            Response page = send(Request.cmd(Command.SCAN).arg(cursor).arg("MATCH").arg(pattern).arg("COUNT").arg(1000));
+            cursor = page.get(0).toString();
+            keys.addAll(strings(page.get(1)));
+        } while (!cursor.equals("0"));
+        return keys;
+    }
+
+    /** HGET of one field of many hashes, pipelined; null where the hash or field is missing. */
+    List<String> hgetAll(List<String> keys, String field) {
+        List<Request> requests = keys.stream().map(k -> Request.cmd(Command.HGET).arg(k).arg(field)).toList();
+        List<String> values = new ArrayList<>();
+        for (int from = 0; from < requests.size(); from += 1000) {
+            List<Request> page = requests.subList(from, Math.min(requests.size(), from + 1000));
+            for (Response r : retrying(() -> redis.batch(page).toCompletionStage().toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS))) {
+                values.add(r == null ? null : r.toString());
+            }
+        }
+        return values;
+    }
+
+    private Response send(Request request) {
+        return retrying(() -> redis.send(request).toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+    }
+
+    private interface Call<T> {
+        T run() throws Exception;
+    }
+
+    private static <T> T retrying(Call<T> call) {
+        long deadline = System.nanoTime() + RETRY_FOR.toNanos();
+        while (true) {
+            try {
+                return call.run();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
+            } catch (Exception e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Redis did not answer the probe for " + RETRY_FOR, e);
+                }
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted", ie);
+                }
+            }
+        }
+    }
+
+    private static List<String> strings(Response list) {
+        List<String> values = new ArrayList<>();
+        if (list != null) {
+            list.forEach(r -> values.add(r.toString()));
+        }
+        return values;
+    }
+
+    @Override
+    public void close() {
+        redis.close();
+        vertx.close();
+    }
+}
