@@ -30,15 +30,17 @@ public class TaskRunner {
     private final HandlerRegistry registry;
     private final PayloadBinder binder;
     private final Finisher finisher;
+    private final Watchdog watchdog;
     private final ObjectMapper mapper;
     private final DedupqConfig config;
     private final Clock clock;
 
-    public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Finisher finisher, ObjectMapper mapper,
-            DedupqConfig config, Clock clock) {
+    public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Finisher finisher, Watchdog watchdog,
+            ObjectMapper mapper, DedupqConfig config, Clock clock) {
         this.registry = registry;
         this.binder = binder;
         this.finisher = finisher;
+        this.watchdog = watchdog;
         this.mapper = mapper;
         this.config = config;
         this.clock = clock;
@@ -75,10 +77,11 @@ public class TaskRunner {
                     + bound.errors().stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; ")),
                     keepTrying);
         }
-        ExecutionContext ctx = new ExecutionContext(claim.id(), queue, envelope.attempt(), claim.fence());
         Object result;
-        try {
-            result = invoke(handler, bound.value(), ctx);
+        // the lock is kept alive only while the handler runs; the watch is closed before the outcome is written
+        try (Watchdog.Watch watch = watchdog.watch(queue, claim)) {
+            result = invoke(handler, bound.value(),
+                    new ExecutionContext(claim.id(), queue, envelope.attempt(), claim.fence(), watch::lost));
         } catch (PermanentFailure e) {
             return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), keepTrying);
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {

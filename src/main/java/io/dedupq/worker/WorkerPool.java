@@ -28,10 +28,11 @@ public class WorkerPool {
     private final TaskRunner runner;
     private final DelayedPromoter promoter;
     private final Reaper reaper;
+    private final Watchdog watchdog;
     private final List<Dispatcher> dispatchers = new ArrayList<>();
 
     public WorkerPool(DedupqConfig config, HandlerRegistry registry, WorkerIdentity worker, Heartbeat heartbeat,
-            Claimer claimer, TaskRunner runner, DelayedPromoter promoter, Reaper reaper) {
+            Claimer claimer, TaskRunner runner, DelayedPromoter promoter, Reaper reaper, Watchdog watchdog) {
         this.config = config;
         this.registry = registry;
         this.worker = worker;
@@ -40,6 +41,7 @@ public class WorkerPool {
         this.runner = runner;
         this.promoter = promoter;
         this.reaper = reaper;
+        this.watchdog = watchdog;
     }
 
     void onStart(@Observes StartupEvent event) {
@@ -53,6 +55,7 @@ public class WorkerPool {
                     + "): a worker claims only while its last beat is younger than half the expiry");
         }
         heartbeat.start();
+        watchdog.start();
         for (String queue : registry.queues()) {
             Dispatcher dispatcher = new Dispatcher(queue, config.queues().get(queue), claimer, runner);
             dispatchers.add(dispatcher);
@@ -80,6 +83,7 @@ public class WorkerPool {
             }
             dispatcher.abandon();
         }
+        watchdog.stop();
         reaper.stop();
         promoter.stop();
         heartbeat.stop();

@@ -30,6 +30,14 @@ public class TestRedis {
         redis.send(Request.cmd(Command.SET).arg(key).arg(value).arg("PX").arg(pxMillis));
     }
 
+    public long incr(String key) {
+        return redis.send(Request.cmd(Command.INCR).arg(key)).toLong();
+    }
+
+    public void del(String key) {
+        redis.send(Request.cmd(Command.DEL).arg(key));
+    }
+
     public boolean exists(String key) {
         return redis.send(Request.cmd(Command.EXISTS).arg(key)).toLong() == 1;
     }

@@ -1,0 +1,158 @@
+package io.dedupq.worker;
+
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.handler.HandlerRegistry;
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
+
+/**
+ * Keeps the locks of this pod's running executions alive: each is extended every lock-ttl/3
+ * with extend.lua, which checks the token, and the extensions due at the same tick go out in
+ * one pipelined write. An extension answered "not yours" means the lock expired or another
+ * execution took it: that execution is marked as having lost its lock and its handler thread
+ * is interrupted. A Redis failure is not a verdict; the extension is tried again next tick.
+ */
+@ApplicationScoped
+public class Watchdog {
+
+    private static final Logger LOG = Logger.getLogger(Watchdog.class);
+    private static final Duration FINEST_TICK = Duration.ofMillis(10);
+
+    private final RedisCalls redis;
+    private final RedisKeys keys;
+    private final HandlerRegistry registry;
+    private final DedupqConfig config;
+    private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
+    private final PeriodicLoop loop = new PeriodicLoop("watchdog");
+
+    public Watchdog(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, DedupqConfig config) {
+        this.redis = redis;
+        this.keys = keys;
+        this.registry = registry;
+        this.config = config;
+    }
+
+    /**
+     * One execution under watch, on the thread that runs its handler. Close it when the handler
+     * has returned: from then on nothing is extended or interrupted.
+     */
+    public final class Watch implements AutoCloseable {
+
+        private final String queue;
+        private final Claim claim;
+        private final Thread thread;
+        private final long ttlMillis;
+        private volatile long dueAt;
+        private volatile boolean lost;
+        private boolean open = true;
+
+        private Watch(String queue, Claim claim, Thread thread, long ttlMillis) {
+            this.queue = queue;
+            this.claim = claim;
+            this.thread = thread;
+            this.ttlMillis = ttlMillis;
+            this.dueAt = nextDue(System.nanoTime());
+        }
+
+        /** True once an extension found the lock gone or held by another token. */
+        public boolean lost() {
+            return lost;
+        }
+
+        private long nextDue(long now) {
+            return now + Duration.ofMillis(ttlMillis / 3).toNanos();
+        }
+
+        private synchronized boolean markLost() {
+            if (!open || lost) {
+                return false;
+            }
+            lost = true;
+            thread.interrupt();
+            return true;
+        }
+
+        /** Stops watching; an interrupt the watchdog sent is cleared so the outcome can be written. */
+        @Override
+        public synchronized void close() {
+            open = false;
+            watched.remove(this);
+            if (lost && Thread.currentThread() == thread) {
+                Thread.interrupted();
+            }
+        }
+    }
+
+    public void start() {
+        loop.start(tick(), this::extendDue);
+    }
+
+    public void stop() {
+        loop.stop();
+    }
+
+    /** Starts watching the claim's lock for the calling thread, which is about to run the handler. */
+    public Watch watch(String queue, Claim claim) {
+        Watch watch = new Watch(queue, claim, Thread.currentThread(), config.queues().get(queue).lockTtl().toMillis());
+        watched.add(watch);
+        return watch;
+    }
+
+    /** One pipelined round of extend.lua for every watched lock whose third of a TTL has passed. */
+    public void extendDue() {
+        long now = System.nanoTime();
+        List<Watch> due = new ArrayList<>();
+        List<Request> calls = new ArrayList<>();
+        for (Watch watch : watched) {
+            if (watch.dueAt - now <= 0) {
+                due.add(watch);
+                calls.add(RedisCalls.scriptRequest(LuaScript.EXTEND, List.of(keys.lock(watch.queue, watch.claim.id())),
+                        List.of(watch.claim.token(), Long.toString(watch.ttlMillis))));
+            }
+        }
+        if (due.isEmpty()) {
+            return;
+        }
+        // a Redis failure throws here: nothing is judged, every extension stays due for the next tick
+        List<Response> replies = redis.scripts(calls);
+        for (int i = 0; i < due.size(); i++) {
+            Watch watch = due.get(i);
+            if (replies.get(i).toInteger() == 1) {
+                extended(watch, now);
+            } else {
+                lockLost(watch);
+            }
+        }
+    }
+
+    /** The one place where an extension succeeded. */
+    private void extended(Watch watch, long sentAt) {
+        watch.dueAt = watch.nextDue(sentAt);
+    }
+
+    /** The one place where an execution is found to have lost its lock. */
+    private void lockLost(Watch watch) {
+        if (watch.markLost()) {
+            LOG.warnf("queue %s: task %s (token %s) lost its lock; its handler is interrupted and its outcome will not "
+                    + "overwrite a newer execution's", watch.queue, watch.claim.id(), watch.claim.token());
+        }
+    }
+
+    /** Fine enough that every lock is extended well before half its TTL has passed. */
+    private Duration tick() {
+        Duration shortest = registry.queues().stream().map(q -> config.queues().get(q).lockTtl())
+                .min(Duration::compareTo).orElse(Duration.ofSeconds(30));
+        Duration tick = shortest.dividedBy(6);
+        return tick.compareTo(FINEST_TICK) < 0 ? FINEST_TICK : tick;
+    }
+}
