@@ -2,7 +2,10 @@
   enqueue: accept each task id once per queue.
 
   A task whose hash already exists is not pushed again: it is a duplicate when its payload
-  digest matches the stored one, a conflict when it does not.
+  digest matches the stored one, a conflict when it does not. The hash is what makes an id
+  known: a done marker left without its hash (the hash was deleted or evicted first) belongs
+  to a forgotten task and is cleared, or claim.lua would drop the new copy and leave the id
+  queued for ever.
 
   KEYS[1] pending list        {p:Q}:pending
   KEYS[2] stats hash          {p:Q}:stats
@@ -29,6 +32,7 @@ for i = 4, #ARGV, 4 do
   else
     redis.call('HSET', taskKey, 'id', id, 'type', ttype, 'queue', ARGV[2], 'status', 'queued',
       'digest', digest, 'attempt', 0, 'attempts', 0, 'enqueuedAt', ARGV[3])
+    redis.call('DEL', base .. 'done:' .. id)
     redis.call('LPUSH', KEYS[1], envelope)
     accepted = accepted + 1
     result[#result + 1] = 1

@@ -35,6 +35,22 @@ public final class Params {
         throw new ProblemException(Problem.invalid("limit", "must be a whole number from 1 to " + MAX_LIMIT));
     }
 
+    /** {@code ?offset=}: absent means 0; a negative or non-numeric value is a 400. */
+    public static int offset(String value) {
+        if (value == null) {
+            return 0;
+        }
+        try {
+            int offset = Integer.parseInt(value);
+            if (offset >= 0) {
+                return offset;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new ProblemException(Problem.invalid("offset", "must be a whole number from 0 to " + Integer.MAX_VALUE));
+    }
+
     public static ProblemException notFound(String what, String id) {
         return new ProblemException(Problem.of(404, what + "-not-found", "Not Found", "no " + what + " with id " + id));
     }

@@ -2,6 +2,7 @@ package io.dedupq.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dedupq.queue.EnqueueResult;
+import io.dedupq.queue.TaskCanceller;
 import io.dedupq.queue.TaskQueue;
 import io.dedupq.queue.TaskView;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -22,10 +23,12 @@ public class TaskResource {
 
     private final TaskQueue queue;
     private final TaskRequests requests;
+    private final TaskCanceller canceller;
 
-    public TaskResource(TaskQueue queue, TaskRequests requests) {
+    public TaskResource(TaskQueue queue, TaskRequests requests, TaskCanceller canceller) {
         this.queue = queue;
         this.requests = requests;
+        this.canceller = canceller;
     }
 
     /** The answer to one submitted task; {@code duplicate} only when the id was already known. */
@@ -74,6 +77,18 @@ public class TaskResource {
     @Path("/{id}")
     public TaskView status(@PathParam("id") String id) {
         return queue.status(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
+    }
+
+    /** A queued or retrying task ends {@code cancelled}; a running one (409) is left to finish. */
+    @POST
+    @Path("/{id}/cancel")
+    public Accepted cancel(@PathParam("id") String id) {
+        TaskCanceller.Cancelled result = canceller.cancel(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
+        if (!result.cancelled()) {
+            throw new ProblemException(Problem.of(409, "not-cancellable", "Task cannot be cancelled", "task " + id
+                    + " is " + result.status() + "; only a queued or retrying task can be cancelled"));
+        }
+        return new Accepted(id, result.queue(), result.status(), null);
     }
 
     private static ProblemException conflict(String id) {

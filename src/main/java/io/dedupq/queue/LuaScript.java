@@ -19,7 +19,10 @@ public enum LuaScript {
     EXTEND("extend"),
     CREATE("create"),
     DEBIT("debit"),
-    ISSUE("issue");
+    ISSUE("issue"),
+    CANCEL("cancel"),
+    REVIVE("revive"),
+    DISCARD("discard");
 
     private final String source;
     private final String sha;

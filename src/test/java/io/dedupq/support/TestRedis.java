@@ -81,6 +81,24 @@ public class TestRedis {
         return values;
     }
 
+    public List<String> zrange(String key) {
+        List<String> values = new ArrayList<>();
+        redis.send(Request.cmd(Command.ZRANGE).arg(key).arg(0).arg(-1)).forEach(r -> values.add(r.toString()));
+        return values;
+    }
+
+    /** Every key matching the glob {@code pattern}, by SCAN. */
+    public List<String> keys(String pattern) {
+        List<String> found = new ArrayList<>();
+        String cursor = "0";
+        do {
+            Response page = redis.send(Request.cmd(Command.SCAN).arg(cursor).arg("MATCH").arg(pattern).arg("COUNT").arg(1000));
+            cursor = page.get(0).toString();
+            page.get(1).forEach(key -> found.add(key.toString()));
+        } while (!cursor.equals("0"));
+        return found;
+    }
+
     public Response script(LuaScript script, List<String> keys, List<String> args) {
         return redis.script(script, keys, args);
     }

@@ -1,0 +1,155 @@
+package io.dedupq.queue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+/**
+ * Reads a queue's dead list and acts on one record of it: revive (revive.lua) or discard
+ * (discard.lua). A record is found through the task hash's {@code deadRecord}; once the hash
+ * has expired with the dedup window, by reading the dead list. The scripts check that the
+ * record is still there, so two operators acting at once cannot both succeed.
+ */
+@ApplicationScoped
+public class DeadLetterStore {
+
+    private static final int SCAN_PAGE = 500;
+
+    /** What became of a revive or discard. */
+    public enum Outcome { DONE, NOT_FOUND, NOT_DEAD, NOT_A_TASK }
+
+    /** {@code status} is the task's status when it was not dead-lettered ({@link Outcome#NOT_DEAD}). */
+    public record Result(Outcome outcome, String status) {
+    }
+
+    private final RedisCalls redis;
+    private final RedisKeys keys;
+    private final ObjectMapper mapper;
+    private final Clock clock;
+
+    public DeadLetterStore(RedisCalls redis, RedisKeys keys, ObjectMapper mapper, Clock clock) {
+        this.redis = redis;
+        this.keys = keys;
+        this.mapper = mapper;
+        this.clock = clock;
+    }
+
+    /** {@code limit} records from index {@code offset} of the dead list (0 is the newest) and its length. */
+    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
+            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    public DeadPage page(String queue, int offset, int limit) {
+        List<Response> replies = redis.batch(List.of(Request.cmd(Command.LLEN).arg(keys.dead(queue)),
+                Request.cmd(Command.LRANGE).arg(keys.dead(queue)).arg(offset).arg(offset + limit - 1)));
+        List<DeadLetter> entries = new ArrayList<>();
+        for (Response raw : replies.get(1)) {
+            entries.add(view(raw.toString()));
+        }
+        return new DeadPage(queue, replies.get(0).toLong(), offset, limit, entries);
+    }
+
+    /** Puts the dead-lettered task back on pending under its id, as attempt 0. */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
+            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    public Result revive(String queue, String id) {
+        Optional<String> record = find(queue, id);
+        if (record.isEmpty()) {
+            return new Result(Outcome.NOT_FOUND, null);
+        }
+        ObjectNode envelope = envelopeOf(record.get());
+        if (envelope == null || !envelope.path("type").isTextual()) {
+            return new Result(Outcome.NOT_A_TASK, null);
+        }
+        envelope.put("attempt", 0);
+        Response reply = redis.script(LuaScript.REVIVE,
+                List.of(keys.task(queue, id), keys.done(queue, id), keys.pending(queue), keys.dead(queue),
+                        keys.stats(queue)),
+                List.of(record.get(), envelope.toString(), id, envelope.get("type").textValue(), queue,
+                        Long.toString(clock.millis())));
+        return switch (reply.get(0).toInteger()) {
+            case 1 -> new Result(Outcome.DONE, reply.get(1).toString());
+            case 0 -> new Result(Outcome.NOT_FOUND, null);
+            default -> new Result(Outcome.NOT_DEAD, reply.get(1).toString());
+        };
+    }
+
+    /** Removes the task's record from the dead list; the task stays terminal. */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
+            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    public Result discard(String queue, String id) {
+        Optional<String> record = find(queue, id);
+        boolean removed = record.isPresent() && redis.script(LuaScript.DISCARD,
+                List.of(keys.task(queue, id), keys.dead(queue), keys.stats(queue)), List.of(record.get()))
+                .toInteger() == 1;
+        return new Result(removed ? Outcome.DONE : Outcome.NOT_FOUND, null);
+    }
+
+    /** The record of {@code id} as it is in the dead list: the hash names it, else the newest one that matches. */
+    private Optional<String> find(String queue, String id) {
+        Response named = redis.send(Request.cmd(Command.HGET).arg(keys.task(queue, id)).arg("deadRecord"));
+        if (named != null) {
+            return Optional.of(named.toString());
+        }
+        for (long start = 0; ; start += SCAN_PAGE) {
+            Response slice = redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(queue)).arg(start)
+                    .arg(start + SCAN_PAGE - 1));
+            for (Response raw : slice) {
+                if (id.equals(view(raw.toString()).id())) {
+                    return Optional.of(raw.toString());
+                }
+            }
+            if (slice.size() < SCAN_PAGE) {
+                return Optional.empty();
+            }
+        }
+    }
+
+    private DeadLetter view(String record) {
+        JsonNode r = parse(record);
+        if (r == null || !r.isObject()) {
+            return new DeadLetter(null, null, "unparseable", 0, "not a dead-letter record", null, record);
+        }
+        String id = text(r.get("id"));
+        String status = text(r.get("status"));
+        boolean task = id != null && status != null;
+        return new DeadLetter(id, text(r.get("type")), task ? status : "unparseable",
+                task ? r.path("attempt").asInt() + 1 : 0, text(r.get("error")),
+                r.path("failedAt").canConvertToLong() ? r.get("failedAt").asLong() : null, text(r.get("envelope")));
+    }
+
+    private ObjectNode envelopeOf(String record) {
+        JsonNode r = parse(record);
+        JsonNode envelope = r == null ? null : parse(text(r.get("envelope")));
+        return envelope instanceof ObjectNode object ? object : null;
+    }
+
+    private JsonNode parse(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return mapper.readTree(json);
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    private static String text(JsonNode node) {
+        return node == null || node.isNull() ? null : node.asText();
+    }
+}

@@ -1,0 +1,55 @@
+package io.dedupq.queue;
+
+import io.dedupq.config.DedupqConfig;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+/** Cancels a task that is still waiting (cancel.lua); the script decides atomically whether it may. */
+@ApplicationScoped
+public class TaskCanceller {
+
+    /** {@code cancelled} false: {@code status} says why (running, or already terminal). */
+    public record Cancelled(String id, String queue, boolean cancelled, String status) {
+    }
+
+    private final QueueStore store;
+    private final RedisCalls redis;
+    private final RedisKeys keys;
+    private final DedupqConfig config;
+    private final Clock clock;
+
+    public TaskCanceller(QueueStore store, RedisCalls redis, RedisKeys keys, DedupqConfig config, Clock clock) {
+        this.store = store;
+        this.redis = redis;
+        this.keys = keys;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** Empty when no queue knows the id. */
+    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
+            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    public Optional<Cancelled> cancel(String id) {
+        Optional<TaskView> task = store.find(id);
+        if (task.isEmpty()) {
+            return Optional.empty();
+        }
+        String queue = task.get().queue();
+        Response reply = redis.script(LuaScript.CANCEL,
+                List.of(keys.task(queue, id), keys.done(queue, id), keys.pending(queue), keys.delayed(queue),
+                        keys.stats(queue)),
+                List.of(id, Long.toString(clock.millis()),
+                        Long.toString(config.queues().get(queue).dedupWindow().toMillis())));
+        int code = reply.get(0).toInteger();
+        // 0: the hash expired between the lookup and the script
+        return code == 0 ? Optional.empty() : Optional.of(new Cancelled(id, queue, code == 1, reply.get(1).toString()));
+    }
+}

@@ -1,0 +1,46 @@
+--[[
+  cancel: end a task that is still waiting (queued, or retrying in delayed) before it runs.
+
+  The task becomes terminal like a finished one: status cancelled, a done marker for the dedup
+  window (a copy that still turns up is dropped by claim.lua as done, enqueue answers
+  duplicate), and the task hash expires with the window. Its waiting copies are taken out of
+  pending and delayed; finding them reads both (cost grows with their length). A running task
+  or one already terminal is left as it is.
+
+  KEYS[1] task hash           {p:Q}:task:<id>
+  KEYS[2] done marker         {p:Q}:done:<id>
+  KEYS[3] pending list        {p:Q}:pending
+  KEYS[4] delayed zset        {p:Q}:delayed
+  KEYS[5] stats hash          {p:Q}:stats
+  ARGV[1] task id
+  ARGV[2] now (ms)
+  ARGV[3] dedup window (ms)
+
+  Returns {code, status}: {1, "cancelled"} cancelled; {0, ""} no such task;
+  {-1, <status>} not cancellable in that status (running, or already terminal).
+]]
+local id = ARGV[1]
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return { 0, '' } end
+if status ~= 'queued' and status ~= 'retrying' then return { -1, status } end
+
+-- a plain text search first; only candidates are decoded
+local function copyOf(raw)
+  if not string.find(raw, id, 1, true) then return false end
+  local ok, env = pcall(cjson.decode, raw)
+  return ok and type(env) == 'table' and env.id == id
+end
+
+for _, raw in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
+  if copyOf(raw) then redis.call('LREM', KEYS[3], 0, raw) end
+end
+for _, raw in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
+  if copyOf(raw) then redis.call('ZREM', KEYS[4], raw) end
+end
+
+redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
+redis.call('HDEL', KEYS[1], 'nextAttemptAt')
+redis.call('SET', KEYS[2], 'cancelled', 'PX', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('HINCRBY', KEYS[5], 'cancelled', 1)
+return { 1, 'cancelled' }

@@ -1,0 +1,37 @@
+--[[
+  revive: put a dead-lettered task back on pending under the same id, as a first attempt.
+
+  Only while the task is dead-lettered (status failed or dead, or its hash already expired
+  with the dedup window) and its record is still in the dead list: the record is removed, the
+  done marker cleared, the hash reset to queued with attempt 0 and no expiry, and the fresh
+  envelope pushed for the workers.
+
+  KEYS[1] task hash           {p:Q}:task:<id>
+  KEYS[2] done marker         {p:Q}:done:<id>
+  KEYS[3] pending list        {p:Q}:pending
+  KEYS[4] dead list           {p:Q}:dead
+  KEYS[5] stats hash          {p:Q}:stats
+  ARGV[1] the dead record, exactly as it is in the dead list
+  ARGV[2] the envelope to enqueue (attempt 0)
+  ARGV[3] task id
+  ARGV[4] task type
+  ARGV[5] queue name
+  ARGV[6] now (ms)
+
+  Returns {code, status}: {1, "queued"} revived; {0, ""} the record is no longer in the dead
+  list; {-1, <status>} the task is not dead-lettered now (it was revived or enqueued again).
+]]
+local status = redis.call('HGET', KEYS[1], 'status')
+if status and status ~= 'failed' and status ~= 'dead' then return { -1, status } end
+if redis.call('LREM', KEYS[4], 1, ARGV[1]) == 0 then return { 0, '' } end
+
+redis.call('DEL', KEYS[2])
+redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'nextAttemptAt', 'lastError', 'result', 'deadRecord',
+  'finishedBy', 'token', 'worker')
+redis.call('HSET', KEYS[1], 'id', ARGV[3], 'type', ARGV[4], 'queue', ARGV[5], 'status', 'queued',
+  'attempt', 0, 'attempts', 0)
+if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[6]) end
+redis.call('PERSIST', KEYS[1])
+redis.call('LPUSH', KEYS[3], ARGV[2])
+redis.call('HINCRBY', KEYS[5], 'revived', 1)
+return { 1, 'queued' }
