@@ -1,6 +1,7 @@
 package io.dedupq.fault;
 
 import io.dedupq.config.RedisProcess;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,7 @@ import java.util.regex.Pattern;
 /**
  * The scripted faults of the run, each one step that waits for its conditions by polling:
  * a worker paused (SIGSTOP) while it holds payment copies, a worker stopped gracefully
- * (SIGTERM) while it holds copies, and a Redis restart on the same AOF folder.
+ * (SIGTERM) while it holds copies, and a Redis crash and restart on the same AOF folder.
  */
 final class FaultInjector {
 
@@ -34,22 +35,25 @@ final class FaultInjector {
     }
 
     /**
-     * Freezes a worker while its payment processing list holds copies (checked again once it is
-     * frozen), keeps it frozen past the lock TTL until the reaper has moved its copies away and
-     * other workers have finished those tasks, then lets it run on with its stale executions.
+     * Freezes a worker while it runs payments: copies in its processing list that it has
+     * claimed (task status running, owned by it), checked again once it is frozen. Keeps it
+     * frozen past the lock TTL until the reaper has moved its copies away and other workers
+     * have finished those tasks, then lets it run on: each of its stale executions must end
+     * with its outcome refused (the ledger, checked by the audit, refuses its debit).
      */
-    void pauseMidPayment() {
+    List<String> pauseMidPayment() {
         WorkerJvm paused = null;
         List<String> held = List.of();
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (paused == null) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("found no worker with payment copies in flight to pause within 60 s");
+                throw new AssertionError("found no worker running payments to pause within 60 s");
             }
             for (WorkerJvm candidate : fleet.available()) {
-                if (redis.llen(processing("payment", candidate.workerId())) > 0 && fleet.reserve(candidate)) {
+                if (!claimedPayments(candidate).isEmpty() && fleet.reserve(candidate)) {
                     candidate.pause();
-                    held = ids(redis.lrange(processing("payment", candidate.workerId())));
+                    sleep(500); // requests it sent just before the signal reach Redis first
+                    held = claimedPayments(candidate);
                     if (!held.isEmpty()) {
                         paused = candidate;
                         break;
@@ -63,15 +67,46 @@ final class FaultInjector {
         long pausedAt = System.nanoTime();
         String workerId = paused.workerId();
         List<String> tasks = held;
-        awaitCondition("the copies of paused " + paused + " " + tasks + " to be taken over and finished",
+        awaitCondition("the payments of paused " + paused + " " + tasks + " to be taken over and finished",
                 Duration.ofSeconds(90), () -> System.nanoTime() - pausedAt > WorkerFleet.LOCK_TTL.toNanos()
                         && QUEUES.stream().allMatch(q -> redis.llen(processing(q, workerId)) == 0)
-                        && tasks.stream().allMatch(id -> "succeeded".equals(paymentStatus(id))));
+                        && tasks.stream().allMatch(id -> "succeeded".equals(paymentField(id, "status"))));
+        long frozenMillis = (System.nanoTime() - pausedAt) / 1_000_000;
         paused.resume();
+        WorkerJvm resumed = paused;
+        List<String> problems = new ArrayList<>();
+        try {
+            awaitCondition("the stale executions of " + resumed + " " + tasks + " to end", Duration.ofSeconds(60),
+                    () -> tasks.stream().allMatch(id -> outcomeLine(resumed, id).isPresent()));
+            for (String id : tasks) {
+                String line = outcomeLine(resumed, id).orElseThrow();
+                if (!line.contains("not recorded")) {
+                    problems.add("stale execution of " + id + " on " + resumed + " was recorded: " + line);
+                }
+            }
+        } catch (AssertionError e) {
+            problems.add(e.getMessage());
+        }
         fleet.release(paused);
+        System.out.println("SIGSTOP: " + paused + " frozen " + frozenMillis + " ms running payments " + tasks);
         figures.add("SIGSTOP of a worker mid-payment", 1);
-        figures.add("  payment copies it held", tasks.size());
-        figures.add("  milliseconds it stayed frozen", (System.nanoTime() - pausedAt) / 1_000_000);
+        figures.add("  payments it was running (each taken over, its own outcome refused)", tasks.size());
+        figures.add("  milliseconds it stayed frozen", frozenMillis);
+        return problems;
+    }
+
+    /** Payment ids in the worker's processing list that it has claimed: status running, owned by it. */
+    private List<String> claimedPayments(WorkerJvm worker) {
+        return ids(redis.lrange(processing("payment", worker.workerId()))).stream()
+                .filter(id -> "running".equals(paymentField(id, "status"))
+                        && worker.workerId().equals(paymentField(id, "worker")))
+                .toList();
+    }
+
+    /** The log line in which the worker reported the outcome of an execution of {@code taskId}. */
+    private static Optional<String> outcomeLine(WorkerJvm worker, String taskId) {
+        return worker.logLines().stream().filter(l -> l.contains("task=" + taskId + " ") && l.contains(" outcome="))
+                .reduce((first, last) -> last);
     }
 
     /**
@@ -127,16 +162,21 @@ final class FaultInjector {
         return fleet.reserveRandom().orElseThrow();
     }
 
-    /** Stops Redis (SIGTERM: it writes its AOF out), keeps it down for {@code down}, starts it on the same folder. */
-    void restartRedis(RedisProcess server, Duration down) {
-        server.stop();
+    /**
+     * Crashes Redis (SIGKILL: no shutdown, no final AOF rewrite), keeps it down for {@code down}
+     * and starts it again on the same port and AOF folder. Redis writes the AOF before it
+     * replies, so every write a client saw acknowledged must come back.
+     */
+    void crashAndRestartRedis(RedisProcess server, Duration down) throws IOException, InterruptedException {
+        new ProcessBuilder("kill", "-KILL", Long.toString(server.pid())).inheritIO().start().waitFor();
+        awaitCondition("redis-server to die", Duration.ofSeconds(10), () -> !server.alive());
         sleep(down.toMillis());
         server.start();
-        figures.add("Redis restarts (AOF, same folder)", 1);
+        figures.add("Redis crashes (kill -9) and restarts on the same AOF", 1);
     }
 
-    private String paymentStatus(String taskId) {
-        return redis.hgetAll(List.of("{dedupq:payment}:task:" + taskId), "status").get(0);
+    private String paymentField(String taskId, String field) {
+        return redis.hgetAll(List.of("{dedupq:payment}:task:" + taskId), field).get(0);
     }
 
     static List<String> ids(List<String> envelopes) {

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * packaged application (one api pod that also works, three worker pods), enqueues thousands of
  * payment and voucher tasks with duplicates over HTTP and straight onto the lists, and
  * meanwhile kills workers with SIGKILL, freezes one mid-payment past its lock TTL, stops one
- * with SIGTERM and restarts Redis. Then it audits balances, ledgers, vouchers and Redis.
+ * with SIGTERM, and crashes Redis (SIGKILL) and starts it again on its AOF. Then it audits
+ * balances, ledgers, vouchers and what is left in Redis.
  * Logs of every JVM are in {@code target/fault/}; the seed is printed, {@code -Dfault.seed}
  * replays the same tasks.
  */
@@ -39,7 +40,7 @@ class FaultSuiteIT {
     private static RedisProbe probe;
 
     @Test
-    void everyTaskRunsExactlyOnceThroughKillsPausesShutdownAndARedisRestart() throws Exception {
+    void everyTaskRunsExactlyOnceThroughKillsPausesShutdownAndARedisCrash() throws Exception {
         long started = System.nanoTime();
         long seed = Long.getLong("fault.seed", System.currentTimeMillis());
         Figures figures = new Figures();
@@ -67,8 +68,8 @@ class FaultSuiteIT {
                 producer.run(40, Duration.ofSeconds(1));
                 return null;
             });
-            faults.pauseMidPayment();
-            faults.restartRedis(redis, Duration.ofSeconds(2));
+            problems.addAll(faults.pauseMidPayment());
+            faults.crashAndRestartRedis(redis, Duration.ofSeconds(2));
             problems.addAll(faults.terminateUnderLoad());
             figures.set("SIGTERM happened while the producer was still sending", load.isDone() ? 0 : 1);
             load.get(4, TimeUnit.MINUTES);

@@ -70,6 +70,8 @@ final class WorkerFleet implements AutoCloseable {
         Path log = logs.resolve(name + ".log");
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m",
+                // C1 only and one GC thread: 8 JVMs start and run on 2 cores in this test
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-Dquarkus.http.port=" + port,
                 "-Ddedupq.api.enabled=" + api,
                 "-Ddedupq.worker.id=" + name,
