@@ -26,6 +26,8 @@ public interface DedupqConfig {
     /** Task type to queue name; a type that is not listed goes to the queue named after it. */
     Map<String, String> routes();
 
+    Jobs jobs();
+
     interface Api {
         /** Serve the /api endpoints on this pod (an API pod, or both). Probes are served anyway. */
         @WithDefault("true")
@@ -79,6 +81,24 @@ public interface DedupqConfig {
         /** On shutdown, how long running handlers may finish before their copies are requeued. */
         @WithDefault("25s")
         Duration shutdownGrace();
+    }
+
+    interface Jobs {
+        /**
+         * How long the lock of one fire time of a once-per-tick job is kept. It is never released
+         * early: a pod that reaches the same fire time later (slow, paused) finds it taken. Only a
+         * pod later than this would run the tick again.
+         */
+        @WithDefault("1h")
+        Duration tickLockTtl();
+
+        /** Quartz cron (seconds first) of the stats roll-up, run on one pod per fire time; "off" disables it. */
+        @WithDefault("0 * * * * ?")
+        String rollupCron();
+
+        /** Roll-ups kept in {@code <prefix>:rollups}, newest first (1440: a day of minutes). */
+        @WithDefault("1440")
+        int rollupKeep();
     }
 
     interface QueueConfig {

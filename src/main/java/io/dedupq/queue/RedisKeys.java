@@ -69,9 +69,14 @@ public class RedisKeys {
         return prefix + ":workers";
     }
 
-    /** Keys of the lock that lets one pod at a time run a named job (the reaper, a schedule). */
+    /** Keys of the lock that lets one pod at a time run a named job (the reaper, one fire time of a schedule). */
     public String jobLock(String name) {
         return prefix + ":joblock:" + name;
+    }
+
+    /** The stats roll-ups of the example scheduled job, newest first. */
+    public String rollups() {
+        return prefix + ":rollups";
     }
 
     public String account(String id) {

@@ -1,0 +1,67 @@
+package io.dedupq.queue;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.lock.OncePerTick;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.ScheduledExecution;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+/**
+ * The example once-per-tick job: on every fire time of {@code dedupq.jobs.rollup-cron} one pod
+ * (whichever takes the tick's lock first) appends the counts of every queue to a capped list,
+ * a history that dashboards can plot.
+ */
+@ApplicationScoped
+public class StatsRollup {
+
+    /** The counts of every queue at one fire time (epoch ms). */
+    @RegisterForReflection
+    public record Rollup(long at, List<QueueStats> queues) {
+    }
+
+    private final QueueStore store;
+    private final RedisCalls redis;
+    private final RedisKeys keys;
+    private final ObjectMapper mapper;
+    private final DedupqConfig config;
+
+    public StatsRollup(QueueStore store, RedisCalls redis, RedisKeys keys, ObjectMapper mapper, DedupqConfig config) {
+        this.store = store;
+        this.redis = redis;
+        this.keys = keys;
+        this.mapper = mapper;
+        this.config = config;
+    }
+
+    @Scheduled(identity = "stats-rollup", cron = "${dedupq.jobs.rollup-cron}", skipExecutionIf = OncePerTick.class)
+    void rollUp(ScheduledExecution execution) throws JsonProcessingException {
+        String entry = mapper.writeValueAsString(new Rollup(execution.getScheduledFireTime().toEpochMilli(), store.stats()));
+        redis.batch(List.of(Request.cmd(Command.LPUSH).arg(keys.rollups()).arg(entry),
+                Request.cmd(Command.LTRIM).arg(keys.rollups()).arg(0).arg(config.jobs().rollupKeep() - 1)));
+    }
+
+    /** The newest {@code limit} roll-ups, newest first. */
+    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
+            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    public List<JsonNode> recent(int limit) throws JsonProcessingException {
+        List<JsonNode> entries = new ArrayList<>();
+        for (Response raw : redis.send(Request.cmd(Command.LRANGE).arg(keys.rollups()).arg(0).arg(limit - 1))) {
+            entries.add(mapper.readTree(raw.toString()));
+        }
+        return entries;
+    }
+}
