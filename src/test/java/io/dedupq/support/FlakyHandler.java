@@ -3,7 +3,6 @@ package io.dedupq.support;
 import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.PermanentFailure;
 import io.dedupq.handler.TaskHandler;
-import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -20,7 +19,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 @ApplicationScoped
 public class FlakyHandler implements TaskHandler<FlakyHandler.Payload> {
 
-    @RegisterForReflection
     public record Payload(@NotNull @Min(0) Integer failures, Boolean permanent, @Min(0) Integer sleepMillis) {
     }
 
