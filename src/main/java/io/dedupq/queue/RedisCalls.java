@@ -88,9 +88,10 @@ public class RedisCalls {
         batch(loads);
     }
 
+    /** A single call fails with "NOSCRIPT ..."; a pipelined one with "ERR [i] NOSCRIPT ...". */
     private static boolean isNoScript(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().startsWith("NOSCRIPT")) {
+            if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT")) {
                 return true;
             }
         }

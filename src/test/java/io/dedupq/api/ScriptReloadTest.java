@@ -1,0 +1,46 @@
+package io.dedupq.api;
+
+import static io.dedupq.support.Api.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.RedisTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import jakarta.inject.Inject;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * After Redis lost its script cache (restart, SCRIPT FLUSH) a pipelined script call loads the
+ * scripts and succeeds. No worker runs in this profile, so nothing else reloads them first:
+ * an API-only pod depends on exactly this path.
+ */
+@QuarkusTest
+@TestProfile(PodRolesTest.NoRoles.class)
+@WithTestResource(RedisTestResource.class)
+class ScriptReloadTest {
+
+    @Inject
+    RedisCalls redis;
+
+    @Inject
+    RedisKeys keys;
+
+    @Test
+    void pipelinedScriptCallReloadsAFlushedScriptCache() {
+        String queue = uniqueId("reload");
+        redis.send(Request.cmd(Command.SCRIPT).arg("FLUSH"));
+
+        List<io.vertx.mutiny.redis.client.Response> replies = redis.scripts(List.of(
+                RedisCalls.scriptRequest(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)),
+                        List.of("0", "10"))));
+
+        assertEquals(0, replies.get(0).toLong(), "nothing was due, and the call went through");
+    }
+}
