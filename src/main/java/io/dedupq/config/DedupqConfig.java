@@ -106,6 +106,14 @@ public interface DedupqConfig {
         @WithDefault("8")
         int concurrency();
 
+        /**
+         * Physical queues this queue is split into, so that one hot queue spreads over Redis Cluster
+         * shards: 1 keeps the single queue {@code Q}; N > 1 makes {@code Q#0 .. Q#N-1}, a task going to
+         * partition crc32(UTF-8 id) mod N. Drain the queue before changing it.
+         */
+        @WithDefault("1")
+        int partitions();
+
         /** Most envelopes taken by one claim call under load. */
         @WithDefault("16")
         int batch();

@@ -47,6 +47,10 @@ public final class RedisProcess {
         return "redis://127.0.0.1:" + port;
     }
 
+    public int port() {
+        return port;
+    }
+
     public long pid() {
         return process.pid();
     }

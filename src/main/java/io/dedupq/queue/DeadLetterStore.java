@@ -37,28 +37,53 @@ public class DeadLetterStore {
 
     private final RedisCalls redis;
     private final RedisKeys keys;
+    private final QueuePartitions partitions;
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public DeadLetterStore(RedisCalls redis, RedisKeys keys, ObjectMapper mapper, Clock clock) {
+    public DeadLetterStore(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, ObjectMapper mapper,
+            Clock clock) {
         this.redis = redis;
         this.keys = keys;
+        this.partitions = partitions;
         this.mapper = mapper;
         this.clock = clock;
     }
 
-    /** {@code limit} records from index {@code offset} of the dead list (0 is the newest) and its length. */
+    /**
+     * {@code limit} records from index {@code offset} of the dead list (0 is the newest) and its
+     * length. A partitioned queue's dead lists are read one after the other, as if joined in
+     * partition order (newest first within each).
+     */
     @Timeout(value = 800, unit = ChronoUnit.MILLIS)
     @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
             failOn = {StoreUnavailableException.class, TimeoutException.class})
     public DeadPage page(String queue, int offset, int limit) {
-        List<Response> replies = redis.batch(List.of(Request.cmd(Command.LLEN).arg(keys.dead(queue)),
-                Request.cmd(Command.LRANGE).arg(keys.dead(queue)).arg(offset).arg(offset + limit - 1)));
-        List<DeadLetter> entries = new ArrayList<>();
-        for (Response raw : replies.get(1)) {
-            entries.add(view(raw.toString()));
+        List<String> lists = partitions.of(queue).stream().map(keys::dead).toList();
+        List<Response> lengths = redis.batch(lists.stream().map(list -> Request.cmd(Command.LLEN).arg(list)).toList());
+        long total = 0;
+        long skip = offset;
+        long wanted = limit;
+        List<Request> slices = new ArrayList<>();
+        for (int i = 0; i < lists.size(); i++) {
+            long length = lengths.get(i).toLong();
+            total += length;
+            if (wanted > 0 && skip < length) {
+                long end = Math.min(length, skip + wanted) - 1;
+                slices.add(Request.cmd(Command.LRANGE).arg(lists.get(i)).arg(skip).arg(end));
+                wanted -= end - skip + 1;
+                skip = 0;
+            } else {
+                skip -= Math.min(skip, length);
+            }
         }
-        return new DeadPage(queue, replies.get(0).toLong(), offset, limit, entries);
+        List<DeadLetter> entries = new ArrayList<>();
+        for (Response slice : redis.batch(slices)) {
+            for (Response raw : slice) {
+                entries.add(view(raw.toString()));
+            }
+        }
+        return new DeadPage(queue, total, offset, limit, entries);
     }
 
     /** Puts the dead-lettered task back on pending under its id, as attempt 0. */
@@ -66,7 +91,8 @@ public class DeadLetterStore {
     @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
             failOn = {StoreUnavailableException.class, TimeoutException.class})
     public Result revive(String queue, String id) {
-        Optional<String> record = find(queue, id);
+        String partition = partitions.forTask(queue, id);
+        Optional<String> record = find(partition, id);
         if (record.isEmpty()) {
             return new Result(Outcome.NOT_FOUND, null);
         }
@@ -76,8 +102,8 @@ public class DeadLetterStore {
         }
         envelope.put("attempt", 0);
         Response reply = redis.script(LuaScript.REVIVE,
-                List.of(keys.task(queue, id), keys.done(queue, id), keys.pending(queue), keys.dead(queue),
-                        keys.stats(queue)),
+                List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
+                        keys.dead(partition), keys.stats(partition)),
                 List.of(record.get(), envelope.toString(), id, envelope.get("type").textValue(), queue,
                         Long.toString(clock.millis())));
         return switch (reply.get(0).toInteger()) {
@@ -92,14 +118,15 @@ public class DeadLetterStore {
     @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
             failOn = {StoreUnavailableException.class, TimeoutException.class})
     public Result discard(String queue, String id) {
-        Optional<String> record = find(queue, id);
+        String partition = partitions.forTask(queue, id);
+        Optional<String> record = find(partition, id);
         boolean removed = record.isPresent() && redis.script(LuaScript.DISCARD,
-                List.of(keys.task(queue, id), keys.dead(queue), keys.stats(queue)), List.of(record.get()))
+                List.of(keys.task(partition, id), keys.dead(partition), keys.stats(partition)), List.of(record.get()))
                 .toInteger() == 1;
         return new Result(removed ? Outcome.DONE : Outcome.NOT_FOUND, null);
     }
 
-    /** The record of {@code id} as it is in the dead list: the hash names it, else the newest one that matches. */
+    /** The record of {@code id} as it is in its partition's dead list: the hash names it, else the newest match. */
     private Optional<String> find(String queue, String id) {
         Response named = redis.send(Request.cmd(Command.HGET).arg(keys.task(queue, id)).arg("deadRecord"));
         if (named != null) {

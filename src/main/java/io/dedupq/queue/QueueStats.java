@@ -1,6 +1,8 @@
 package io.dedupq.queue;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.List;
+import java.util.function.ToLongFunction;
 
 /**
  * Counts for one queue. The first four are current sizes; the rest are totals since the
@@ -14,10 +16,26 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * @param skippedLocked     dropped because another copy of the id held the lock
  * @param skippedStale      dropped because the id had moved on to a later attempt
  * @param duplicatesRejected submissions of a known id refused at enqueue
+ * @param partitions        a partitioned queue's counts per partition (its own counts are their sums); empty otherwise
  */
 @RegisterForReflection
 public record QueueStats(String queue, long pending, long processing, long delayed, long dead,
         long enqueued, long succeeded, long failed, long deadLettered, long unparseable, long retried,
         long duplicatesSkipped, long skippedDone, long skippedLocked, long skippedStale,
-        long duplicatesRejected, long lostLocks) {
+        long duplicatesRejected, long lostLocks, List<QueueStats> partitions) {
+
+    /** The counts of a partitioned queue: the sums over its partitions, which are listed too. */
+    public static QueueStats total(String queue, List<QueueStats> parts) {
+        return new QueueStats(queue, sum(parts, QueueStats::pending), sum(parts, QueueStats::processing),
+                sum(parts, QueueStats::delayed), sum(parts, QueueStats::dead), sum(parts, QueueStats::enqueued),
+                sum(parts, QueueStats::succeeded), sum(parts, QueueStats::failed), sum(parts, QueueStats::deadLettered),
+                sum(parts, QueueStats::unparseable), sum(parts, QueueStats::retried),
+                sum(parts, QueueStats::duplicatesSkipped), sum(parts, QueueStats::skippedDone),
+                sum(parts, QueueStats::skippedLocked), sum(parts, QueueStats::skippedStale),
+                sum(parts, QueueStats::duplicatesRejected), sum(parts, QueueStats::lostLocks), parts);
+    }
+
+    private static long sum(List<QueueStats> parts, ToLongFunction<QueueStats> count) {
+        return parts.stream().mapToLong(count).sum();
+    }
 }

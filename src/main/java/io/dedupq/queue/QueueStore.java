@@ -36,60 +36,64 @@ public class QueueStore {
     private final RedisCalls redis;
     private final RedisKeys keys;
     private final HandlerRegistry registry;
+    private final QueuePartitions partitions;
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public QueueStore(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, ObjectMapper mapper, Clock clock) {
+    public QueueStore(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, QueuePartitions partitions,
+            ObjectMapper mapper, Clock clock) {
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
+        this.partitions = partitions;
         this.mapper = mapper;
         this.clock = clock;
     }
 
-    /** One enqueue.lua call per queue, all pipelined in one write. */
+    /** One enqueue.lua call per queue partition, pipelined (one write per hash slot). */
     @Timeout(value = 800, unit = ChronoUnit.MILLIS)
     @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
             failOn = {StoreUnavailableException.class, TimeoutException.class})
     public List<EnqueueResult> enqueue(List<TaskQueue.Prepared> tasks) {
-        Map<String, List<Integer>> byQueue = new LinkedHashMap<>();
+        Map<String, List<Integer>> byPartition = new LinkedHashMap<>();
         for (int i = 0; i < tasks.size(); i++) {
-            byQueue.computeIfAbsent(tasks.get(i).queue(), q -> new ArrayList<>()).add(i);
+            TaskQueue.Prepared task = tasks.get(i);
+            byPartition.computeIfAbsent(partitions.forTask(task.queue(), task.id()), q -> new ArrayList<>()).add(i);
         }
         String now = Long.toString(clock.millis());
-        List<Request> calls = new ArrayList<>();
-        for (Map.Entry<String, List<Integer>> group : byQueue.entrySet()) {
-            String queue = group.getKey();
-            List<String> args = new ArrayList<>(List.of(keys.base(queue), queue, now));
+        List<ScriptCall> calls = new ArrayList<>();
+        for (Map.Entry<String, List<Integer>> group : byPartition.entrySet()) {
+            String partition = group.getKey();
+            List<String> args = new ArrayList<>(List.of(keys.base(partition), QueuePartitions.queueOf(partition), now));
             for (int index : group.getValue()) {
                 TaskQueue.Prepared task = tasks.get(index);
                 args.addAll(List.of(task.id(), task.type(), task.digest(), task.envelope()));
             }
-            calls.add(RedisCalls.scriptRequest(LuaScript.ENQUEUE, List.of(keys.pending(queue), keys.stats(queue)), args));
+            calls.add(new ScriptCall(LuaScript.ENQUEUE, List.of(keys.pending(partition), keys.stats(partition)), args));
         }
         List<Response> replies = redis.scripts(calls);
         EnqueueResult[] results = new EnqueueResult[tasks.size()];
         int call = 0;
-        for (Map.Entry<String, List<Integer>> group : byQueue.entrySet()) {
+        for (Map.Entry<String, List<Integer>> group : byPartition.entrySet()) {
             Response reply = replies.get(call++);
             for (int k = 0; k < group.getValue().size(); k++) {
                 int index = group.getValue().get(k);
                 int code = reply.get(2 * k).toInteger();
-                results[index] = new EnqueueResult(tasks.get(index).id(), group.getKey(),
+                results[index] = new EnqueueResult(tasks.get(index).id(), tasks.get(index).queue(),
                         reply.get(2 * k + 1).toString(), code == 0, code < 0);
             }
         }
         return List.of(results);
     }
 
-    /** Looks the id up in every queue; ids are unique per queue, the first queue that has it wins. */
+    /** Looks the id up in every queue (in its partition); ids are unique per queue, the first queue that has it wins. */
     @Timeout(value = 800, unit = ChronoUnit.MILLIS)
     @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
             failOn = {StoreUnavailableException.class, TimeoutException.class})
     public Optional<TaskView> find(String id) {
         List<Request> reads = new ArrayList<>();
         for (String queue : registry.queues()) {
-            Request hmget = Request.cmd(Command.HMGET).arg(keys.task(queue, id));
+            Request hmget = Request.cmd(Command.HMGET).arg(keys.task(partitions.forTask(queue, id), id));
             for (String field : TASK_FIELDS) {
                 hmget.arg(field);
             }
@@ -103,12 +107,30 @@ public class QueueStore {
         return Optional.empty();
     }
 
-    /** Two round trips: each queue's workers, then every count of every queue in one pipeline. */
+    /**
+     * Per queue, the counts summed over its partitions, and each partition's own. Two round
+     * trips: each partition's workers, then every count of every partition in one pipeline.
+     */
     @Timeout(value = 1500, unit = ChronoUnit.MILLIS)
     @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
             failOn = {StoreUnavailableException.class, TimeoutException.class})
     public List<QueueStats> stats() {
-        List<String> queues = registry.queues();
+        List<String> all = partitions.all();
+        Map<String, QueueStats> byPartition = new LinkedHashMap<>();
+        List<QueueStats> counted = count(all);
+        for (int i = 0; i < all.size(); i++) {
+            byPartition.put(all.get(i), counted.get(i));
+        }
+        List<QueueStats> stats = new ArrayList<>();
+        for (String queue : registry.queues()) {
+            List<String> names = partitions.of(queue);
+            stats.add(names.size() == 1 ? byPartition.get(queue)
+                    : QueueStats.total(queue, names.stream().map(byPartition::get).toList()));
+        }
+        return stats;
+    }
+
+    private List<QueueStats> count(List<String> queues) {
         List<Request> workerLists = new ArrayList<>();
         for (String queue : queues) {
             workerLists.add(Request.cmd(Command.ZRANGE).arg(keys.workers(queue)).arg(0).arg(-1));
@@ -149,7 +171,7 @@ public class QueueStore {
             stats.add(new QueueStats(queues.get(q), pending, processing, delayed, dead,
                     num(c.get(0)), num(c.get(1)), failed, failed + unparseable, unparseable, num(c.get(4)),
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
-                    num(c.get(8)), num(c.get(9))));
+                    num(c.get(8)), num(c.get(9)), List.of()));
         }
         return stats;
     }

@@ -1,18 +1,30 @@
 package io.dedupq.queue;
 
-import io.vertx.mutiny.redis.client.Command;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
+import io.vertx.redis.client.impl.RequestImpl;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Blocking access to Redis for callers that run on worker threads, and script calls by SHA.
- * After a Redis restart the script cache is empty: a NOSCRIPT reply loads the scripts and the
- * call is sent once more. Every failure surfaces as {@link StoreUnavailableException}.
+ * Works the same on a standalone Redis and on Redis Cluster:
+ * <ul>
+ * <li>A pipeline is split into one write per hash slot (sent at once, replies put back in
+ * order): a cluster node refuses a pipeline whose keys live on another node.</li>
+ * <li>A NOSCRIPT reply (a restarted node, or a cluster node that never saw the script) is
+ * answered by sending the same call once more as EVAL with the script's source, which routes
+ * by the call's keys to the node that needs it and leaves the script cached there.</li>
+ * </ul>
+ * Every failure surfaces as {@link StoreUnavailableException}.
  */
 @ApplicationScoped
 public class RedisCalls {
@@ -31,67 +43,77 @@ public class RedisCalls {
     }
 
     public Response send(Request request, Duration timeout) {
-        try {
-            return redis.send(request).await().atMost(timeout);
-        } catch (RuntimeException e) {
-            throw new StoreUnavailableException(e);
-        }
+        return await(redis.send(request), timeout);
     }
 
-    /** Sends the requests in one pipelined write; replies come back in order. */
+    /** Pipelines the requests (one write per hash slot); replies come back in request order. */
     public List<Response> batch(List<Request> requests) {
-        try {
-            return redis.batch(requests).await().atMost(REPLY_TIMEOUT);
-        } catch (RuntimeException e) {
-            throw new StoreUnavailableException(e);
-        }
+        return pipeline(requests, Function.identity(), redis::batch);
     }
 
     public Response script(LuaScript script, List<String> keys, List<String> args) {
-        try {
-            return send(scriptRequest(script, keys, args));
-        } catch (RuntimeException e) {
-            if (!isNoScript(e)) {
-                throw e;
+        ScriptCall call = new ScriptCall(script, keys, args);
+        return await(redis.send(call.evalsha())
+                .onFailure(RedisCalls::isNoScript).recoverWithUni(() -> redis.send(call.eval())), REPLY_TIMEOUT);
+    }
+
+    /**
+     * Several script calls pipelined (one write per hash slot). On NOSCRIPT the calls of that
+     * slot are sent again as EVAL: only for calls that are safe to run again as a group.
+     */
+    public List<Response> scripts(List<ScriptCall> calls) {
+        return pipeline(calls, ScriptCall::evalsha, group -> redis.batch(group.stream().map(ScriptCall::evalsha).toList())
+                .onFailure(RedisCalls::isNoScript)
+                .recoverWithUni(() -> redis.batch(group.stream().map(ScriptCall::eval).toList())));
+    }
+
+    /** Groups the items by the hash slot of their request's first key, sends each group as one pipeline. */
+    private <T> List<Response> pipeline(List<T> items, Function<T, Request> request,
+            Function<List<T>, Uni<List<Response>>> sender) {
+        if (items.isEmpty()) {
+            return List.of();
+        }
+        Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+        for (int i = 0; i < items.size(); i++) {
+            bySlot.computeIfAbsent(slotOf(request.apply(items.get(i))), s -> new ArrayList<>()).add(i);
+        }
+        if (bySlot.size() == 1) {
+            return await(sender.apply(items), REPLY_TIMEOUT);
+        }
+        List<List<Integer>> groups = new ArrayList<>(bySlot.values());
+        List<Uni<List<Response>>> writes = new ArrayList<>();
+        for (List<Integer> group : groups) {
+            writes.add(sender.apply(group.stream().map(items::get).toList()));
+        }
+        List<List<Response>> replies = await(Uni.join().all(writes).andFailFast(), REPLY_TIMEOUT);
+        Response[] ordered = new Response[items.size()];
+        for (int g = 0; g < groups.size(); g++) {
+            for (int k = 0; k < groups.get(g).size(); k++) {
+                ordered[groups.get(g).get(k)] = replies.get(g).get(k);
             }
-            loadScripts();
-            return send(scriptRequest(script, keys, args));
         }
+        return Arrays.asList(ordered);
     }
 
-    /** Several script calls pipelined; only for calls that are safe to resend as a whole. */
-    public List<Response> scripts(List<Request> scriptRequests) {
+    /** The slot of the request's first key; keyless requests share slot -1. */
+    private static int slotOf(Request request) {
+        // RequestImpl.keys() resolves key positions with Redis's own command table, as the cluster client does
+        List<byte[]> keys = ((RequestImpl) request.getDelegate()).keys();
+        return keys.isEmpty() ? -1 : HashSlot.of(keys.get(0));
+    }
+
+    private static <T> T await(Uni<T> reply, Duration timeout) {
         try {
-            return batch(scriptRequests);
+            return reply.await().atMost(timeout);
         } catch (RuntimeException e) {
-            if (!isNoScript(e)) {
-                throw e;
-            }
-            loadScripts();
-            return batch(scriptRequests);
+            throw new StoreUnavailableException(e);
         }
     }
 
-    public static Request scriptRequest(LuaScript script, List<String> keys, List<String> args) {
-        Request request = Request.cmd(Command.EVALSHA).arg(script.sha()).arg(keys.size());
-        keys.forEach(request::arg);
-        args.forEach(request::arg);
-        return request;
-    }
-
-    /** Loads every script into Redis's script cache. */
-    public void loadScripts() {
-        List<Request> loads = new ArrayList<>();
-        for (LuaScript script : LuaScript.values()) {
-            loads.add(Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()));
-        }
-        batch(loads);
-    }
-
-    /** A single call fails with "NOSCRIPT ..."; a pipelined one with "ERR [i] NOSCRIPT ...". */
+    /** A single reply starts with NOSCRIPT; a pipeline's failure reads "ERR [i] NOSCRIPT ...". */
     private static boolean isNoScript(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT")) {
+            if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT No matching script")) {
                 return true;
             }
         }

@@ -22,13 +22,16 @@ public class TaskCanceller {
     private final QueueStore store;
     private final RedisCalls redis;
     private final RedisKeys keys;
+    private final QueuePartitions partitions;
     private final DedupqConfig config;
     private final Clock clock;
 
-    public TaskCanceller(QueueStore store, RedisCalls redis, RedisKeys keys, DedupqConfig config, Clock clock) {
+    public TaskCanceller(QueueStore store, RedisCalls redis, RedisKeys keys, QueuePartitions partitions,
+            DedupqConfig config, Clock clock) {
         this.store = store;
         this.redis = redis;
         this.keys = keys;
+        this.partitions = partitions;
         this.config = config;
         this.clock = clock;
     }
@@ -43,9 +46,10 @@ public class TaskCanceller {
             return Optional.empty();
         }
         String queue = task.get().queue();
+        String partition = partitions.forTask(queue, id);
         Response reply = redis.script(LuaScript.CANCEL,
-                List.of(keys.task(queue, id), keys.done(queue, id), keys.pending(queue), keys.delayed(queue),
-                        keys.stats(queue)),
+                List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
+                        keys.delayed(partition), keys.stats(partition)),
                 List.of(id, Long.toString(clock.millis()),
                         Long.toString(config.queues().get(queue).dedupWindow().toMillis())));
         int code = reply.get(0).toInteger();

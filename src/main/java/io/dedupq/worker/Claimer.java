@@ -2,6 +2,7 @@ package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.vertx.mutiny.redis.client.Command;
@@ -23,13 +24,16 @@ public class Claimer {
     private final RedisKeys keys;
     private final WorkerIdentity worker;
     private final DedupqConfig config;
+    private final QueuePartitions partitions;
     private final Clock clock;
 
-    public Claimer(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, DedupqConfig config, Clock clock) {
+    public Claimer(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, DedupqConfig config,
+            QueuePartitions partitions, Clock clock) {
         this.redis = redis;
         this.keys = keys;
         this.worker = worker;
         this.config = config;
+        this.partitions = partitions;
         this.clock = clock;
     }
 
@@ -45,13 +49,13 @@ public class Claimer {
      * the processing list (it counts toward {@code max}), or null.
      */
     public Claimed claim(String queue, int max, String moved) {
-        Duration ttl = config.queues().get(queue).lockTtl();
+        Duration ttl = partitions.settings(queue).lockTtl();
         long now = clock.millis();
         Response reply = redis.script(LuaScript.CLAIM,
                 List.of(keys.pending(queue), keys.processing(queue, worker.id()), keys.fence(queue), keys.stats(queue),
                         keys.dead(queue), keys.workers(queue)),
                 List.of(keys.base(queue), Integer.toString(max), Long.toString(ttl.toMillis()), worker.id(),
-                        Long.toString(now), queue, moved == null ? "" : moved,
+                        Long.toString(now), QueuePartitions.queueOf(queue), moved == null ? "" : moved,
                         Long.toString(now - config.worker().heartbeatExpiry().toMillis() / 2)));
         List<Claim> claims = new ArrayList<>();
         for (int i = 3; i + 3 < reply.size(); i += 4) {

@@ -1,8 +1,8 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
-import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -17,15 +17,15 @@ public class DelayedPromoter {
 
     private final RedisCalls redis;
     private final RedisKeys keys;
-    private final HandlerRegistry registry;
+    private final QueuePartitions partitions;
     private final DedupqConfig config;
     private final Clock clock;
     private final PeriodicLoop loop = new PeriodicLoop("promoter");
 
-    public DelayedPromoter(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, DedupqConfig config, Clock clock) {
+    public DelayedPromoter(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, DedupqConfig config, Clock clock) {
         this.redis = redis;
         this.keys = keys;
-        this.registry = registry;
+        this.partitions = partitions;
         this.config = config;
         this.clock = clock;
     }
@@ -41,7 +41,7 @@ public class DelayedPromoter {
     /** Atomic per queue, so every worker pod may run it; no lock is needed. */
     public void promoteDue() {
         String now = Long.toString(clock.millis());
-        for (String queue : registry.queues()) {
+        for (String queue : partitions.all()) {
             redis.script(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)), List.of(now, PER_CALL));
         }
     }

@@ -1,7 +1,7 @@
 package io.dedupq.worker;
 
-import io.dedupq.config.DedupqConfig;
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.StoreUnavailableException;
@@ -27,14 +27,14 @@ public class Finisher {
     private final RedisCalls redis;
     private final RedisKeys keys;
     private final WorkerIdentity worker;
-    private final DedupqConfig config;
+    private final QueuePartitions partitions;
     private final Clock clock;
 
-    public Finisher(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, DedupqConfig config, Clock clock) {
+    public Finisher(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions, Clock clock) {
         this.redis = redis;
         this.keys = keys;
         this.worker = worker;
-        this.config = config;
+        this.partitions = partitions;
         this.clock = clock;
     }
 
@@ -51,7 +51,7 @@ public class Finisher {
                 keys.task(queue, id), keys.stats(queue), keys.delayed(queue), keys.dead(queue));
         for (int attempt = 0; ; attempt++) {
             List<String> args = List.of(claim.envelope(), claim.token(), Long.toString(clock.millis()), outcome.wire(),
-                    Long.toString(config.queues().get(queue).dedupWindow().toMillis()), detail,
+                    Long.toString(partitions.settings(queue).dedupWindow().toMillis()), detail,
                     next == null ? "" : next, Long.toString(dueAt), worker.id());
             try {
                 return redis.script(LuaScript.COMPLETE, keyList, args).toInteger() == 1;

@@ -1,7 +1,7 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
-import io.dedupq.handler.HandlerRegistry;
+import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.vertx.mutiny.redis.client.Command;
@@ -19,18 +19,18 @@ public class Heartbeat {
     private final RedisCalls redis;
     private final RedisKeys keys;
     private final WorkerIdentity worker;
-    private final HandlerRegistry registry;
+    private final QueuePartitions partitions;
     private final DedupqConfig config;
     private final Clock clock;
     private final PeriodicLoop loop = new PeriodicLoop("heartbeat");
     private volatile long beatingSince;
 
-    public Heartbeat(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, HandlerRegistry registry,
+    public Heartbeat(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions,
             DedupqConfig config, Clock clock) {
         this.redis = redis;
         this.keys = keys;
         this.worker = worker;
-        this.registry = registry;
+        this.partitions = partitions;
         this.config = config;
         this.clock = clock;
     }
@@ -40,13 +40,13 @@ public class Heartbeat {
     }
 
     /**
-     * One pipelined write: the worker's score in every queue it consumes (claim.lua claims only
+     * One pipeline (one write per hash slot): the worker's score in every queue it consumes (claim.lua claims only
      * while that score is fresh) and in the list of all workers.
      */
     public void beat() {
         long now = clock.millis();
         List<Request> beats = new ArrayList<>();
-        for (String queue : registry.queues()) {
+        for (String queue : partitions.all()) {
             beats.add(Request.cmd(Command.ZADD).arg(keys.workers(queue)).arg(now).arg(worker.id()));
         }
         beats.add(Request.cmd(Command.ZADD).arg(keys.workers()).arg(now).arg(worker.id()));

@@ -1,8 +1,8 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
-import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.lock.DistributedLock;
+import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.vertx.mutiny.redis.client.Command;
@@ -24,7 +24,7 @@ public class Reaper {
 
     private final RedisCalls redis;
     private final RedisKeys keys;
-    private final HandlerRegistry registry;
+    private final QueuePartitions partitions;
     private final Claimer claimer;
     private final WorkerIdentity self;
     private final Heartbeat heartbeat;
@@ -33,11 +33,11 @@ public class Reaper {
     private final Clock clock;
     private final PeriodicLoop loop = new PeriodicLoop("reaper");
 
-    public Reaper(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, Claimer claimer, WorkerIdentity self,
+    public Reaper(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, Claimer claimer, WorkerIdentity self,
             Heartbeat heartbeat, DistributedLock lock, DedupqConfig config, Clock clock) {
         this.redis = redis;
         this.keys = keys;
-        this.registry = registry;
+        this.partitions = partitions;
         this.claimer = claimer;
         this.self = self;
         this.heartbeat = heartbeat;
@@ -72,7 +72,7 @@ public class Reaper {
         long now = clock.millis();
         long cutoff = now - config.worker().heartbeatExpiry().toMillis();
         long forgetBefore = now - FORGET_AFTER_EXPIRIES * config.worker().heartbeatExpiry().toMillis();
-        for (String queue : registry.queues()) {
+        for (String queue : partitions.all()) {
             Response expired = redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.workers(queue)).arg("-inf").arg(cutoff));
             for (Response entry : expired) {
                 String worker = entry.toString();

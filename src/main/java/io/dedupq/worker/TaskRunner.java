@@ -10,6 +10,7 @@ import io.dedupq.handler.PayloadBinder;
 import io.dedupq.handler.PermanentFailure;
 import io.dedupq.handler.TaskHandler;
 import io.dedupq.queue.Envelope;
+import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.TaskStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -32,17 +33,17 @@ public class TaskRunner {
     private final Finisher finisher;
     private final Watchdog watchdog;
     private final ObjectMapper mapper;
-    private final DedupqConfig config;
+    private final QueuePartitions partitions;
     private final Clock clock;
 
     public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Finisher finisher, Watchdog watchdog,
-            ObjectMapper mapper, DedupqConfig config, Clock clock) {
+            ObjectMapper mapper, QueuePartitions partitions, Clock clock) {
         this.registry = registry;
         this.binder = binder;
         this.finisher = finisher;
         this.watchdog = watchdog;
         this.mapper = mapper;
-        this.config = config;
+        this.partitions = partitions;
         this.clock = clock;
     }
 
@@ -81,7 +82,8 @@ public class TaskRunner {
         // the lock is kept alive only while the handler runs; the watch is closed before the outcome is written
         try (Watchdog.Watch watch = watchdog.watch(queue, claim)) {
             result = invoke(handler, bound.value(),
-                    new ExecutionContext(claim.id(), queue, envelope.attempt(), claim.fence(), watch::lost));
+                    new ExecutionContext(claim.id(), QueuePartitions.queueOf(queue), envelope.attempt(), claim.fence(),
+                            watch::lost));
         } catch (PermanentFailure e) {
             return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), keepTrying);
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
@@ -96,7 +98,7 @@ public class TaskRunner {
     }
 
     private String retryOrBury(String queue, Envelope envelope, Claim claim, String error, BooleanSupplier keepTrying) {
-        DedupqConfig.QueueConfig settings = config.queues().get(queue);
+        DedupqConfig.QueueConfig settings = partitions.settings(queue);
         if (envelope.attempt() + 1 >= settings.maxAttempts()) {
             return fail(queue, envelope, claim, TaskStatus.DEAD, error, keepTrying);
         }
@@ -111,7 +113,7 @@ public class TaskRunner {
         ObjectNode deadLetter = mapper.createObjectNode();
         deadLetter.put("id", claim.id());
         deadLetter.put("type", envelope == null ? null : envelope.type());
-        deadLetter.put("queue", queue);
+        deadLetter.put("queue", QueuePartitions.queueOf(queue));
         deadLetter.put("status", outcome.wire());
         deadLetter.put("attempt", envelope == null ? 0 : envelope.attempt());
         deadLetter.put("error", error);

@@ -3,9 +3,10 @@ package io.dedupq.worker;
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
-import io.vertx.mutiny.redis.client.Request;
+import io.dedupq.queue.ScriptCall;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -32,14 +33,17 @@ public class Watchdog {
     private final RedisKeys keys;
     private final HandlerRegistry registry;
     private final DedupqConfig config;
+    private final QueuePartitions partitions;
     private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
     private final PeriodicLoop loop = new PeriodicLoop("watchdog");
 
-    public Watchdog(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, DedupqConfig config) {
+    public Watchdog(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, DedupqConfig config,
+            QueuePartitions partitions) {
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
         this.config = config;
+        this.partitions = partitions;
     }
 
     /**
@@ -103,7 +107,7 @@ public class Watchdog {
 
     /** Starts watching the claim's lock for the calling thread, which is about to run the handler. */
     public Watch watch(String queue, Claim claim) {
-        Watch watch = new Watch(queue, claim, Thread.currentThread(), config.queues().get(queue).lockTtl().toMillis());
+        Watch watch = new Watch(queue, claim, Thread.currentThread(), partitions.settings(queue).lockTtl().toMillis());
         watched.add(watch);
         return watch;
     }
@@ -112,11 +116,11 @@ public class Watchdog {
     public void extendDue() {
         long now = System.nanoTime();
         List<Watch> due = new ArrayList<>();
-        List<Request> calls = new ArrayList<>();
+        List<ScriptCall> calls = new ArrayList<>();
         for (Watch watch : watched) {
             if (watch.dueAt - now <= 0) {
                 due.add(watch);
-                calls.add(RedisCalls.scriptRequest(LuaScript.EXTEND, List.of(keys.lock(watch.queue, watch.claim.id())),
+                calls.add(new ScriptCall(LuaScript.EXTEND, List.of(keys.lock(watch.queue, watch.claim.id())),
                         List.of(watch.claim.token(), Long.toString(watch.ttlMillis))));
             }
         }

@@ -1,7 +1,7 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
-import io.dedupq.handler.HandlerRegistry;
+import io.dedupq.queue.QueuePartitions;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,7 +11,7 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
- * Wires the worker side: starts the heartbeat, one dispatcher per queue, the promoter and the
+ * Wires the worker side: starts the heartbeat, one dispatcher per queue partition, the promoter and the
  * reaper; stops them in the opposite order so that nothing is claimed after shutdown begins
  * and every unfinished copy is back on pending before the heartbeat disappears.
  */
@@ -21,7 +21,7 @@ public class WorkerPool {
     private static final Logger LOG = Logger.getLogger(WorkerPool.class);
 
     private final DedupqConfig config;
-    private final HandlerRegistry registry;
+    private final QueuePartitions partitions;
     private final WorkerIdentity worker;
     private final Heartbeat heartbeat;
     private final Claimer claimer;
@@ -31,10 +31,10 @@ public class WorkerPool {
     private final Watchdog watchdog;
     private final List<Dispatcher> dispatchers = new ArrayList<>();
 
-    public WorkerPool(DedupqConfig config, HandlerRegistry registry, WorkerIdentity worker, Heartbeat heartbeat,
+    public WorkerPool(DedupqConfig config, QueuePartitions partitions, WorkerIdentity worker, Heartbeat heartbeat,
             Claimer claimer, TaskRunner runner, DelayedPromoter promoter, Reaper reaper, Watchdog watchdog) {
         this.config = config;
-        this.registry = registry;
+        this.partitions = partitions;
         this.worker = worker;
         this.heartbeat = heartbeat;
         this.claimer = claimer;
@@ -56,14 +56,14 @@ public class WorkerPool {
         }
         heartbeat.start();
         watchdog.start();
-        for (String queue : registry.queues()) {
-            Dispatcher dispatcher = new Dispatcher(queue, config.queues().get(queue), claimer, runner);
+        for (String queue : partitions.all()) {
+            Dispatcher dispatcher = new Dispatcher(queue, partitions.settings(queue), claimer, runner);
             dispatchers.add(dispatcher);
             dispatcher.start();
         }
         promoter.start();
         reaper.start();
-        LOG.infof("worker %s consuming queues %s", worker.id(), registry.queues());
+        LOG.infof("worker %s consuming queues %s", worker.id(), partitions.all());
     }
 
     void onStop(@Observes ShutdownEvent event) {

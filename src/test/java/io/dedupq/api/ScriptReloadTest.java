@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
 import io.dedupq.support.RedisTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * After Redis lost its script cache (restart, SCRIPT FLUSH) a pipelined script call loads the
- * scripts and succeeds. No worker runs in this profile, so nothing else reloads them first:
+ * script (EVAL) and succeeds. No worker runs in this profile, so nothing else reloads them first:
  * an API-only pod depends on exactly this path.
  */
 @QuarkusTest
@@ -38,7 +39,7 @@ class ScriptReloadTest {
         redis.send(Request.cmd(Command.SCRIPT).arg("FLUSH"));
 
         List<io.vertx.mutiny.redis.client.Response> replies = redis.scripts(List.of(
-                RedisCalls.scriptRequest(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)),
+                new ScriptCall(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)),
                         List.of("0", "10"))));
 
         assertEquals(0, replies.get(0).toLong(), "nothing was due, and the call went through");

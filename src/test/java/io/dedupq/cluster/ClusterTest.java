@@ -1,0 +1,194 @@
+package io.dedupq.cluster;
+
+import static io.dedupq.support.Api.account;
+import static io.dedupq.support.Api.awaitStatus;
+import static io.dedupq.support.Api.flaky;
+import static io.dedupq.support.Api.openAccount;
+import static io.dedupq.support.Api.openCampaign;
+import static io.dedupq.support.Api.payment;
+import static io.dedupq.support.Api.stat;
+import static io.dedupq.support.Api.submit;
+import static io.dedupq.support.Api.submitBatch;
+import static io.dedupq.support.Api.task;
+import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Api.voucher;
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.config.RedisProcess;
+import io.dedupq.queue.HashSlot;
+import io.dedupq.queue.QueuePartitions;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Concurrently;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.PartedHandler;
+import io.dedupq.support.RedisCluster;
+import io.dedupq.support.RedisClusterTestResource;
+import io.dedupq.support.TestRedis;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The whole task path on a real 3-master Redis Cluster: every script touches one slot, pipelines
+ * that span queues (batch enqueue, heartbeats, queue stats) are split per slot, and a master
+ * that restarts with an empty script cache is served again by EVAL.
+ */
+@QuarkusTest
+@TestProfile(ClusterProfile.class)
+class ClusterTest {
+
+    @Inject
+    RedisKeys keys;
+
+    @Inject
+    TestRedis redis;
+
+    @Inject
+    FlakyHandler handler;
+
+    @Inject
+    QueuePartitions partitions;
+
+    @Test
+    void partitionsOfAQueueLandOnEveryMaster() {
+        RedisCluster cluster = RedisClusterTestResource.cluster();
+        Set<String> masters = partitions.of(PartedHandler.TYPE).stream().map(p -> cluster.masterOf(keys.pending(p)))
+                .collect(Collectors.toSet());
+        assertEquals(3, masters.size(), "parted#0..3 are served by all three masters: " + masters);
+    }
+
+    @Test
+    void hashSlotsAgreeWithTheCluster() {
+        RedisCluster cluster = RedisClusterTestResource.cluster();
+        for (String key : List.of(keys.pending("parted#3"), keys.task("payment", "x"), keys.account("acc-1"),
+                keys.workers(), "plain-key", "{}empty-tag", "{a}{b}", "é{ü}")) {
+            String answer = cluster.cli(cluster.nodes().get(0), "cluster", "keyslot", key).trim();
+            assertEquals(Integer.parseInt(answer), HashSlot.of(key), key);
+        }
+    }
+
+    @Test
+    void aPartitionedQueueIsDrainedOnEveryMasterAndDuplicatesRunOnce() {
+        List<Map<String, Object>> batch = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            batch.add(task(uniqueId("spread-" + i), PartedHandler.TYPE, flaky(i % 6 == 0 ? 1 : 0)));
+        }
+        List<Map<String, Object>> withDuplicates = new ArrayList<>(batch);
+        withDuplicates.addAll(batch.subList(0, 6));
+        JsonPath answer = submitBatch(withDuplicates).then().statusCode(200).extract().jsonPath();
+        assertEquals(24, answer.getInt("accepted"));
+        assertEquals(6, answer.getInt("duplicates"));
+        String straight = (String) batch.get(1).get("id");
+        redis.lpush(keys.pending(partitions.forTask(PartedHandler.TYPE, straight)),
+                Envelopes.flaky(straight, PartedHandler.TYPE, 0));
+
+        for (Map<String, Object> task : batch) {
+            awaitStatus((String) task.get("id"), "succeeded");
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            String id = (String) batch.get(i).get("id");
+            assertEquals(i % 6 == 0 ? 2 : 1, handler.executions(id).size(), "one failure and its retry, or one run: " + id);
+        }
+        assertEquals(partitions.of(PartedHandler.TYPE).size(),
+                given().get("/api/queues").jsonPath().getList("find { it.queue == 'parted' }.partitions").size());
+    }
+
+    @Test
+    void paymentsVouchersAndFlakyTasksRunOnceThroughOneBatch() {
+        String accountId = openAccount("EUR", "100.00");
+        String campaignId = openCampaign(5);
+        String pay = uniqueId("pay");
+        String voucher = uniqueId("vou");
+        String flaky = uniqueId("flk");
+        List<Map<String, Object>> tasks = List.of(task(pay, "payment", payment(accountId, "10.00")),
+                task(voucher, "voucher", voucher(campaignId, "cust-1")), task(flaky, "flaky", flaky(1)));
+
+        assertEquals(3, submitBatch(tasks).then().statusCode(200).extract().jsonPath().getInt("accepted"));
+        assertEquals(3, submitBatch(tasks).jsonPath().getInt("duplicates"), "the same batch again: all duplicates");
+
+        awaitStatus(pay, "succeeded");
+        awaitStatus(voucher, "succeeded");
+        awaitStatus(flaky, "succeeded");
+        assertEquals(0, new BigDecimal("90.00").compareTo(account(accountId).get("balance")));
+        assertEquals(2, handler.executions(flaky).size(), "one failure, one retry");
+        assertNotEquals(0, stat("payment", "enqueued"), "queue stats read every slot");
+    }
+
+    @Test
+    void concurrentDuplicatesOfOnePaymentAreAcceptedAndChargedOnce() {
+        String accountId = openAccount("EUR", "50.00");
+        String id = uniqueId("pay");
+        Map<String, Object> task = task(id, "payment", payment(accountId, "5.00"));
+
+        List<String> answers = Concurrently.run(8, 100, i -> answerAfterRetries(task));
+
+        Map<String, Long> counts = answers.stream().collect(Collectors.groupingBy(a -> a, Collectors.counting()));
+        assertTrue(Set.of("202", "200 duplicate").containsAll(counts.keySet()), "answers: " + counts);
+        assertTrue(counts.getOrDefault("202", 0L) <= 1, "accepted at most once: " + counts);
+        awaitStatus(id, "succeeded");
+        assertEquals(1, account(accountId).getList("ledger").size());
+    }
+
+    /**
+     * What a producer ends up with when it retries a 503 with the same id, as README tells it
+     * to (a 2-core machine under load may time out); a lost 202 then reads as a duplicate.
+     */
+    private static String answerAfterRetries(Map<String, Object> task) {
+        for (int attempt = 0; ; attempt++) {
+            Response response = submit(task);
+            if (response.statusCode() != 503 || attempt == 20) {
+                boolean duplicate = Boolean.TRUE.equals(response.jsonPath().get("duplicate"));
+                return response.statusCode() + (duplicate ? " duplicate" : "");
+            }
+        }
+    }
+
+    @Test
+    void copiesOfADeadWorkerAreRequeuedAndRunOnce() {
+        String id = uniqueId("orphan");
+        String ghost = "ghost-" + id;
+        String envelope = Envelopes.flaky(id, 0);
+        redis.zadd(keys.workers("flaky"), 1, ghost);
+        redis.lpush(keys.processing("flaky", ghost), envelope, envelope);
+        redis.lpush(keys.pending("flaky"), envelope);
+
+        awaitStatus(id, "succeeded");
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis.llen(keys.processing("flaky", ghost)) == 0);
+        assertEquals(1, handler.executions(id).size());
+    }
+
+    @Test
+    void aRestartedMasterServesScriptsAgain() {
+        RedisCluster cluster = RedisClusterTestResource.cluster();
+        RedisProcess node = cluster.nodeOf(keys.pending("flaky"));
+        String before = uniqueId("before");
+        assertEquals(202, submit(task(before, "flaky", flaky(0))).statusCode());
+        awaitStatus(before, "succeeded");
+
+        node.stop();
+        node.start();
+        cluster.awaitReady();
+
+        String after = uniqueId("after");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> Set.of(200, 202).contains(submit(task(after, "flaky", flaky(0))).statusCode()));
+        awaitStatus(after, "succeeded");
+        assertEquals(1, handler.executions(after).size());
+        assertEquals(1, handler.executions(before).size());
+    }
+}

@@ -1,0 +1,137 @@
+package io.dedupq.support;
+
+import io.dedupq.config.RedisProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * A local Redis Cluster of real processes: N masters without replicas, each a redis-server
+ * with {@code --cluster-enabled yes} on a free port, joined by {@code redis-cli --cluster create}.
+ * Stopped by pid. Tests ask single nodes through redis-cli (which slot a key has, who serves it).
+ */
+public final class RedisCluster {
+
+    private static final long READY_TIMEOUT_SECONDS = 30;
+
+    private final List<RedisProcess> nodes;
+
+    private RedisCluster(List<RedisProcess> nodes) {
+        this.nodes = nodes;
+    }
+
+    public static RedisCluster start(Path dir, int masters) {
+        List<RedisProcess> nodes = new ArrayList<>();
+        try {
+            for (int i = 0; i < masters; i++) {
+                Path nodeDir = dir.resolve("node-" + i);
+                nodes.add(RedisProcess.start(nodeDir, "--cluster-enabled", "yes",
+                        "--cluster-config-file", nodeDir.resolve("nodes.conf").toAbsolutePath().toString(),
+                        "--cluster-node-timeout", "5000"));
+            }
+            RedisCluster cluster = new RedisCluster(nodes);
+            List<String> create = new ArrayList<>(List.of("--cluster", "create"));
+            nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
+            create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+            cluster.cli(nodes.get(0), create.toArray(String[]::new));
+            cluster.awaitReady();
+            return cluster;
+        } catch (RuntimeException e) {
+            nodes.forEach(RedisProcess::stop);
+            throw e;
+        }
+    }
+
+    /** The value of quarkus.redis.hosts: every node, comma-separated. */
+    public String hosts() {
+        return nodes.stream().map(RedisProcess::url).collect(Collectors.joining(","));
+    }
+
+    public List<RedisProcess> nodes() {
+        return nodes;
+    }
+
+    /** Waits until every node reports cluster_state:ok and knows all masters. */
+    public void awaitReady() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(READY_TIMEOUT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            if (nodes.stream().allMatch(this::ready)) {
+                return;
+            }
+            sleep(100);
+        }
+        throw new IllegalStateException("cluster not ready within " + READY_TIMEOUT_SECONDS + " s: "
+                + cli(nodes.get(0), "cluster", "info"));
+    }
+
+    /** The node (as host:port) that serves the slot of {@code key}. */
+    public String masterOf(String key) {
+        int slot = Integer.parseInt(cli(nodes.get(0), "cluster", "keyslot", key).trim());
+        for (String line : cli(nodes.get(0), "cluster", "nodes").split("\n")) {
+            String[] fields = line.trim().split(" ");
+            if (fields.length < 9 || !fields[2].contains("master")) {
+                continue;
+            }
+            for (int i = 8; i < fields.length; i++) {
+                String[] range = fields[i].split("-");
+                int from = Integer.parseInt(range[0]);
+                int to = range.length > 1 ? Integer.parseInt(range[1]) : from;
+                if (slot >= from && slot <= to) {
+                    return fields[1].replaceAll("@.*", "");
+                }
+            }
+        }
+        throw new IllegalStateException("no master serves slot " + slot);
+    }
+
+    /** The node that serves {@code key}'s slot. */
+    public RedisProcess nodeOf(String key) {
+        String address = masterOf(key);
+        return nodes.stream().filter(n -> address.endsWith(":" + n.port())).findFirst().orElseThrow();
+    }
+
+    public void stop() {
+        nodes.forEach(RedisProcess::stop);
+    }
+
+    private boolean ready(RedisProcess node) {
+        try {
+            String info = cli(node, "cluster", "info");
+            return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + nodes.size());
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    /** Runs redis-cli against one node and returns what it printed. */
+    public String cli(RedisProcess node, String... args) {
+        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(node.port())));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("redis-cli " + String.join(" ", args) + " failed: " + out);
+            }
+            return out;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run redis-cli (Debian: apt-get install redis-tools): "
+                    + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
