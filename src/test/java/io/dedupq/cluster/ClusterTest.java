@@ -109,6 +109,23 @@ class ClusterTest {
     }
 
     @Test
+    void deadLettersAreRetriedAndCancelIsJudgedInTheTasksPartition() {
+        String doomed = uniqueId("doomed");
+        submit(task(doomed, PartedHandler.TYPE, Map.of("failures", 0, "permanent", true))).then().statusCode(202);
+        awaitStatus(doomed, "failed");
+        given().post("/api/queues/parted/dead/" + doomed + "/retry").then().statusCode(202);
+        awaitStatus(doomed, "failed");
+        assertEquals(2, handler.executions(doomed).size(), "run again after revive.lua");
+
+        // cancel.lua runs in the task's partition and refuses a finished task (a cross-slot script would fail instead)
+        String finished = uniqueId("finished");
+        submit(task(finished, PartedHandler.TYPE, flaky(0))).then().statusCode(202);
+        awaitStatus(finished, "succeeded");
+        given().post("/api/tasks/" + finished + "/cancel").then().statusCode(409);
+        assertEquals("succeeded", awaitStatus(finished, "succeeded").getString("status"));
+    }
+
+    @Test
     void paymentsVouchersAndFlakyTasksRunOnceThroughOneBatch() {
         String accountId = openAccount("EUR", "100.00");
         String campaignId = openCampaign(5);

@@ -136,6 +136,31 @@ class PartitionedQueueTest {
         assertEquals(1, handler.executions(id).size());
     }
 
+    @Test
+    void deadLettersOfEveryPartitionAreListedAndRetriedInTheirPartition() {
+        List<String> ids = new ArrayList<>();
+        Set<String> used = new HashSet<>();
+        while (used.size() < 2) {
+            String id = uniqueId("doomed");
+            ids.add(id);
+            used.add(partitions.forTask(QUEUE, id));
+        }
+        for (String id : ids) {
+            assertEquals(202, submit(task(id, QUEUE, Map.of("failures", 0, "permanent", true))).statusCode());
+        }
+        for (String id : ids) {
+            awaitStatus(id, "failed");
+        }
+        JsonPath page = given().queryParam("limit", 1000).get("/api/queues/parted/dead").then().statusCode(200)
+                .extract().jsonPath();
+        assertTrue(page.getList("entries.id").containsAll(ids), "dead letters of " + used + " in one listing");
+
+        String revived = ids.get(0);
+        given().post("/api/queues/parted/dead/" + revived + "/retry").then().statusCode(202);
+        awaitStatus(revived, "failed");
+        assertEquals(2, handler.executions(revived).size(), "ran again after the retry, in its own partition");
+    }
+
     private Map<String, Long> enqueuedPerPartition() {
         JsonPath stats = queueStats();
         Map<String, Long> counts = new TreeMap<>();
