@@ -1,5 +1,7 @@
 package io.dedupq.fault;
 
+import static io.dedupq.fault.RedisProbe.key;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -35,7 +37,8 @@ final class Auditor {
     /** Until pending, delayed and every processing list are empty and every planned task is terminal. */
     void awaitQuiescence(Duration timeout) {
         FaultInjector.awaitCondition("quiescence (queues empty, every task terminal)", timeout,
-                () -> QUEUES.stream().allMatch(q -> redis.llen(key(q, "pending")) == 0 && redis.zcard(key(q, "delayed")) == 0)
+                () -> QUEUES.stream().allMatch(q -> redis.llen(key(q, "pending")) == 0
+                        && redis.zcard(key(q, "delayed")) == 0)
                         && nonEmptyProcessingLists().isEmpty()
                         && statuses().values().stream().allMatch(Auditor::terminal));
     }
@@ -141,7 +144,7 @@ final class Auditor {
     /** Nothing in flight, queued, locked or dead-lettered once the run is over. */
     private void checkLeftovers(List<String> problems) {
         nonEmptyProcessingLists().forEach(k -> problems.add("processing list not empty: " + k));
-        redis.keys("{dedupq:*}:lock:*").forEach(k -> problems.add("lock left behind: " + k));
+        redis.keys(RedisProbe.ANY_QUEUE + "lock:*").forEach(k -> problems.add("lock left behind: " + k));
         for (String queue : QUEUES) {
             for (String list : List.of("pending", "dead")) {
                 long n = redis.llen(key(queue, list));
@@ -157,7 +160,7 @@ final class Auditor {
     }
 
     private List<String> nonEmptyProcessingLists() {
-        return redis.keys("{dedupq:*}:processing:*").stream().filter(k -> redis.llen(k) > 0).toList();
+        return redis.keys(RedisProbe.ANY_QUEUE + "processing:*").stream().filter(k -> redis.llen(k) > 0).toList();
     }
 
     /** Status of every planned task from its hash (null when the hash is missing). */
@@ -174,10 +177,6 @@ final class Auditor {
 
     private static boolean terminal(String status) {
         return "succeeded".equals(status) || "failed".equals(status) || "dead".equals(status);
-    }
-
-    private static String key(String queue, String suffix) {
-        return "{dedupq:" + queue + "}:" + suffix;
     }
 
     private static long minor(JsonNode amount) {

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * The scripted faults of the run, each one step that waits for its conditions by polling:
- * a worker paused (SIGSTOP) while it holds payment copies, a worker stopped gracefully
+ * a worker paused (SIGSTOP) while it runs payments, a worker stopped gracefully
  * (SIGTERM) while it holds copies, and a Redis crash and restart on the same AOF folder.
  */
 final class FaultInjector {
@@ -30,8 +30,8 @@ final class FaultInjector {
         this.figures = figures;
     }
 
-    static String processing(String queue, String workerId) {
-        return "{dedupq:" + queue + "}:processing:" + workerId;
+    private static String processing(String queue, String workerId) {
+        return RedisProbe.key(queue, "processing:" + workerId);
     }
 
     /**
@@ -176,7 +176,7 @@ final class FaultInjector {
     }
 
     private String paymentField(String taskId, String field) {
-        return redis.hgetAll(List.of("{dedupq:payment}:task:" + taskId), field).get(0);
+        return redis.hgetAll(List.of(RedisProbe.key("payment", "task:" + taskId)), field).get(0);
     }
 
     static List<String> ids(List<String> envelopes) {

@@ -46,6 +46,7 @@ class FaultSuiteIT {
         Figures figures = new Figures();
         deleteRecursively(DIR);
         redis = RedisProcess.start(DIR.resolve("redis"));
+        Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "fault-suite-redis-stop"));
         probe = new RedisProbe(redis.url());
         fleet = new WorkerFleet(redis.url(), DIR);
         WorkerJvm apiPod = fleet.startApiPod();

@@ -160,7 +160,7 @@ final class LoadProducer {
         try {
             String envelope = mapper.writeValueAsString(Map.of("id", task.id(), "type", task.type(),
                     "payload", task.payload(), "attempt", 0, "enqueuedAt", System.currentTimeMillis()));
-            redis.lpush("{dedupq:" + task.type() + "}:pending", envelope);
+            redis.lpush(RedisProbe.key(task.type(), "pending"), envelope);
             figures.add("raw LPUSH duplicates", 1);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);

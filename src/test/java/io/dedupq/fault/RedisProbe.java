@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 final class RedisProbe implements AutoCloseable {
 
     private static final Duration RETRY_FOR = Duration.ofSeconds(30);
+    /** Matches every queue key of the default prefix, as README's key table lists them. */
+    static final String ANY_QUEUE = "{dedupq:*}:";
 
     private final Vertx vertx = Vertx.vertx();
     private final Redis redis;
@@ -26,6 +28,11 @@ final class RedisProbe implements AutoCloseable {
     RedisProbe(String url) {
         this.redis = Redis.createClient(vertx, new RedisOptions().setConnectionString(url).setMaxPoolSize(4)
                 .setMaxPoolWaiting(256));
+    }
+
+    /** A key of one queue, e.g. {@code key("payment", "pending")} is {@code {dedupq:payment}:pending}. */
+    static String key(String queue, String suffix) {
+        return "{dedupq:" + queue + "}:" + suffix;
     }
 
     long llen(String key) {
