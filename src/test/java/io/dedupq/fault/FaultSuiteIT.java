@@ -2,6 +2,7 @@ package io.dedupq.fault;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dedupq.config.RedisProcess;
@@ -41,6 +42,9 @@ class FaultSuiteIT {
 
     @Test
     void everyTaskRunsExactlyOnceThroughKillsPausesShutdownAndARedisCrash() throws Exception {
+        String nativeRunner = System.getProperty("native.image.path", "");
+        assumeFalse(!Files.exists(WorkerFleet.JAR) && !nativeRunner.isEmpty() && Files.exists(Path.of(nativeRunner)),
+                "a native build (-Dnative) has no fast-jar; the fault suite runs against the JVM package");
         long started = System.nanoTime();
         long seed = Long.getLong("fault.seed", System.currentTimeMillis());
         Figures figures = new Figures();
