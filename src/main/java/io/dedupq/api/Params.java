@@ -21,34 +21,27 @@ public final class Params {
 
     /** {@code ?limit=}: absent means the default; outside 1..10000 is a 400. */
     public static int limit(String value) {
-        if (value == null) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int limit = Integer.parseInt(value);
-            if (limit >= 1 && limit <= MAX_LIMIT) {
-                return limit;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new ProblemException(Problem.invalid("limit", "must be a whole number from 1 to " + MAX_LIMIT));
+        return whole("limit", value, 1, MAX_LIMIT, DEFAULT_LIMIT);
     }
 
     /** {@code ?offset=}: absent means 0; a negative or non-numeric value is a 400. */
     public static int offset(String value) {
+        return whole("offset", value, 0, Integer.MAX_VALUE, 0);
+    }
+
+    private static int whole(String name, String value, int min, int max, int absent) {
         if (value == null) {
-            return 0;
+            return absent;
         }
         try {
-            int offset = Integer.parseInt(value);
-            if (offset >= 0) {
-                return offset;
+            int number = Integer.parseInt(value);
+            if (number >= min && number <= max) {
+                return number;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new ProblemException(Problem.invalid("offset", "must be a whole number from 0 to " + Integer.MAX_VALUE));
+        throw new ProblemException(Problem.invalid(name, "must be a whole number from " + min + " to " + max));
     }
 
     public static ProblemException notFound(String what, String id) {

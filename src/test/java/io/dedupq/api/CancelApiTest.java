@@ -59,7 +59,7 @@ class CancelApiTest {
         String queue = DoomedHandler.TYPE;
         // the doomed queue runs one handler at a time: while the blocker sleeps, the victim waits in pending
         String blocker = uniqueId("blocker");
-        submit(task(blocker, queue, Map.of("failures", 0, "sleepMillis", 2000))).then().statusCode(202);
+        submit(task(blocker, queue, Map.of("failures", 0, "sleepMillis", 5000))).then().statusCode(202);
         await().atMost(Duration.ofSeconds(10)).until(() -> handler.executions(blocker).size() == 1);
         String id = uniqueId("victim");
         submit(task(id, queue, flaky(0))).then().statusCode(202);
@@ -92,8 +92,8 @@ class CancelApiTest {
         cancel(id).then().statusCode(200).body("status", equalTo("cancelled"));
 
         assertTrue(redis.zrange(keys.delayed(queue)).stream().noneMatch(copy -> copy.contains(id)), "the retry left delayed");
-        // the retry was due within 3 s; it never comes
-        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10))
+        // the retry was due within 5 s; it never comes
+        await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(12))
                 .until(() -> handler.executions(id).size() == 1 && "cancelled".equals(status(id)));
     }
 

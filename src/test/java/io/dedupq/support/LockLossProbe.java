@@ -4,6 +4,7 @@ import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.StaleExecution;
 import io.dedupq.handler.TaskHandler;
 import io.dedupq.tasks.payment.Ledger;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
@@ -12,7 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A test-only payment (type "lock-probe", short lock TTL in the test profile) that holds its
+ * A test-only payment (type "lock-probe", a 3 s lock TTL in the test profile) that holds its
  * task for {@code holdMillis} before it debits the ledger, like a handler stuck in a slow
  * call. It records whether it was interrupted, what {@code ctx.lockLost()} said then, and what
  * the fenced ledger answered to its debit.
@@ -23,6 +24,7 @@ public class LockLossProbe implements TaskHandler<LockLossProbe.Payload> {
     public static final String TYPE = "lock-probe";
 
     /** {@code amount} in whole euros. */
+    @RegisterForReflection
     public record Payload(@NotNull String accountId, @NotNull @Min(1) Integer amount, @NotNull @Min(0) Integer holdMillis) {
     }
 

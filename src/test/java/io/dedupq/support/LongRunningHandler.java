@@ -4,7 +4,7 @@ import jakarta.inject.Singleton;
 
 /**
  * The flaky task as type "long-running" on its own queue whose test-profile lock TTL is short
- * (1.5 s), so a handler that sleeps several TTLs depends on the lock watchdog.
+ * (3 s), so a handler that sleeps several TTLs depends on the lock watchdog.
  */
 @Singleton
 public class LongRunningHandler extends FlakyVariant {

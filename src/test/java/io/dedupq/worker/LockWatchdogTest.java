@@ -39,13 +39,13 @@ import org.junit.jupiter.api.Test;
  * The lock watchdog keeps the lock of a running handler alive past its TTL, and tells an
  * execution whose lock was taken over at once: lockLost() turns true, its thread is
  * interrupted, its outcome is refused and the fenced ledger refuses its debit. Both test
- * queues have a lock TTL of 1.5 s in the test profile.
+ * queues have a lock TTL of 3 s in the test profile.
  */
 @QuarkusTest
 @WithTestResource(RedisTestResource.class)
 class LockWatchdogTest {
 
-    private static final Duration LOCK_TTL = Duration.ofMillis(1500);
+    private static final Duration LOCK_TTL = Duration.ofSeconds(3);
 
     @Inject
     FlakyHandler flaky;
@@ -69,11 +69,11 @@ class LockWatchdogTest {
     RedisKeys keys;
 
     @Test
-    void handlerRunningFourLockTtlsKeepsItsLockAndADuplicateArrivingMeanwhileIsSkipped() throws Exception {
+    void handlerRunningThreeLockTtlsKeepsItsLockAndADuplicateArrivingMeanwhileIsSkipped() throws Exception {
         String queue = LongRunningHandler.TYPE;
         String id = uniqueId("long");
         long lockedBefore = stat(queue, "skippedLocked");
-        submit(task(id, queue, Map.of("failures", 0, "sleepMillis", 4 * LOCK_TTL.toMillis()))).then().statusCode(202);
+        submit(task(id, queue, Map.of("failures", 0, "sleepMillis", 3 * LOCK_TTL.toMillis()))).then().statusCode(202);
         await().atMost(Duration.ofSeconds(10)).until(() -> flaky.executions(id).size() == 1);
         String token = redis.hget(keys.task(queue, id), "token");
 
