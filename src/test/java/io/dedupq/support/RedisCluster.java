@@ -1,12 +1,9 @@
 package io.dedupq.support;
 
 import io.dedupq.config.RedisProcess;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -57,15 +54,7 @@ public final class RedisCluster {
 
     /** Waits until every node reports cluster_state:ok and knows all masters. */
     public void awaitReady() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(READY_TIMEOUT_SECONDS);
-        while (System.nanoTime() < deadline) {
-            if (nodes.stream().allMatch(this::ready)) {
-                return;
-            }
-            sleep(100);
-        }
-        throw new IllegalStateException("cluster not ready within " + READY_TIMEOUT_SECONDS + " s: "
-                + cli(nodes.get(0), "cluster", "info"));
+        RedisCli.await(READY_TIMEOUT_SECONDS, "cluster_state:ok on every node", () -> nodes.stream().allMatch(this::ready));
     }
 
     /** The node (as host:port) that serves the slot of {@code key}. */
@@ -99,39 +88,12 @@ public final class RedisCluster {
     }
 
     private boolean ready(RedisProcess node) {
-        try {
-            String info = cli(node, "cluster", "info");
-            return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + nodes.size());
-        } catch (RuntimeException e) {
-            return false;
-        }
+        String info = cli(node, "cluster", "info");
+        return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:" + nodes.size());
     }
 
     /** Runs redis-cli against one node and returns what it printed. */
     public String cli(RedisProcess node, String... args) {
-        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(node.port())));
-        command.addAll(List.of(args));
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
-                throw new IllegalStateException("redis-cli " + String.join(" ", args) + " failed: " + out);
-            }
-            return out;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run redis-cli (Debian: apt-get install redis-tools): "
-                    + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        return RedisCli.run(node.port(), args);
     }
 }

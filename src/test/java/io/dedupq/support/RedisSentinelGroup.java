@@ -1,0 +1,122 @@
+package io.dedupq.support;
+
+import io.dedupq.config.RedisProcess;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A master, one replica and one Sentinel watching them, as real processes on free ports. The
+ * sentinel declares the master down after 1 s and fails over to the replica (quorum 1).
+ * Stopped by pid.
+ */
+public final class RedisSentinelGroup {
+
+    public static final String MASTER_NAME = "mymaster";
+    private static final long READY_SECONDS = 30;
+
+    private final RedisProcess master;
+    private final RedisProcess replica;
+    private final int sentinelPort;
+    private Process sentinel;
+
+    private RedisSentinelGroup(RedisProcess master, RedisProcess replica, int sentinelPort) {
+        this.master = master;
+        this.replica = replica;
+        this.sentinelPort = sentinelPort;
+    }
+
+    public static RedisSentinelGroup start(Path dir) {
+        RedisProcess master = RedisProcess.start(dir.resolve("master"));
+        RedisProcess replica = null;
+        RedisSentinelGroup group = null;
+        try {
+            replica = RedisProcess.start(dir.resolve("replica"), "--replicaof", "127.0.0.1",
+                    Integer.toString(master.port()));
+            group = new RedisSentinelGroup(master, replica, freePort());
+            int replicaPort = replica.port();
+            RedisCli.await(READY_SECONDS, "replica in sync",
+                    () -> RedisCli.run(replicaPort, "info", "replication").contains("master_link_status:up"));
+            group.startSentinel(dir.resolve("sentinel"));
+            return group;
+        } catch (RuntimeException e) {
+            if (group != null) {
+                group.stop();
+            } else {
+                master.stop();
+                if (replica != null) {
+                    replica.stop();
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** The value of quarkus.redis.hosts: the sentinel. */
+    public String hosts() {
+        return "redis://127.0.0.1:" + sentinelPort;
+    }
+
+    public RedisProcess master() {
+        return master;
+    }
+
+    public RedisProcess replica() {
+        return replica;
+    }
+
+    /** The port of the master as the sentinel names it now. */
+    public int currentMasterPort() {
+        String[] reply = RedisCli.run(sentinelPort, "sentinel", "get-master-addr-by-name", MASTER_NAME).trim().split("\n");
+        return Integer.parseInt(reply[reply.length - 1].trim());
+    }
+
+    public void stop() {
+        if (sentinel != null && sentinel.isAlive()) {
+            sentinel.destroy();
+            try {
+                if (!sentinel.waitFor(5, TimeUnit.SECONDS)) {
+                    sentinel.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        replica.stop();
+        master.stop();
+    }
+
+    private void startSentinel(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Path conf = dir.resolve("sentinel.conf");
+            // sentinel rewrites its file as it learns the topology, so it must be a file of ours
+            Files.write(conf, List.of(
+                    "port " + sentinelPort,
+                    "bind 127.0.0.1",
+                    "dir " + dir.toAbsolutePath(),
+                    "logfile " + dir.resolve("sentinel.log").toAbsolutePath(),
+                    "sentinel monitor " + MASTER_NAME + " 127.0.0.1 " + master.port() + " 1",
+                    "sentinel down-after-milliseconds " + MASTER_NAME + " 1000",
+                    "sentinel failover-timeout " + MASTER_NAME + " 5000"));
+            sentinel = new ProcessBuilder("redis-server", conf.toAbsolutePath().toString(), "--sentinel")
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("sentinel.out").toFile()).start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start redis sentinel: " + e.getMessage(), e);
+        }
+        String replicaPort = Integer.toString(replica.port());
+        RedisCli.await(READY_SECONDS, "sentinel knows the replica",
+                () -> RedisCli.run(sentinelPort, "sentinel", "replicas", MASTER_NAME).contains(replicaPort));
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+}
