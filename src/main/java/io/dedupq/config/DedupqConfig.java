@@ -28,6 +28,18 @@ public interface DedupqConfig {
 
     Jobs jobs();
 
+    Bench bench();
+
+    /** Aids for bench/run.sh; never needed in production. */
+    interface Bench {
+        /**
+         * Register the {@code noop} task type (queue {@code noop}): a handler that only records
+         * its execution in {@code {<prefix>:noop}:bench-runs}, so the benchmark can count runs.
+         */
+        @WithDefault("false")
+        boolean noopHandler();
+    }
+
     interface Api {
         /** Serve the /api endpoints on this pod (an API pod, or both). Probes are served anyway. */
         @WithDefault("true")

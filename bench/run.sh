@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The dedupq benchmark, one command: builds the packaged jar, then runs io.dedupq.bench.Benchmark
+# (src/test/java/io/dedupq/bench), which starts a private redis-server (no persistence), dedupq
+# JVMs of the packaged jar, the BullMQ peer benchmark against the same Redis, wrk and
+# redis-benchmark, and writes the report into docs/benchmarks.md (between its markers) and
+# target/bench/run-<time>/ (report.md, results.jsonl, logs/).
+#
+#   bench/run.sh                                  # full default run (about 10-15 min on 2 cores)
+#   REPEATS=3 WAIT_IDLE_PCT=90 bench/run.sh       # quieter numbers on a shared host
+#   SECTIONS="matrix" CONCURRENCIES="16" JOBS=5000 bench/run.sh   # a quick look
+#
+# Knobs (environment): JOBS=20000 DUP_RATIO=0.2 SEED=42 WARMUP=2000 LAT_PROBES=200 REPEATS=1
+# CONCURRENCIES="1 16 64" SECTIONS="matrix overlap scaling wrk startup ceiling"
+# BULLMQ_VARIANTS="dedup-option dedup-jobid" (add "plain" for BullMQ without dedup)
+# WAIT_IDLE_PCT=0 WAIT_IDLE_MAX_S=60 (before each cell wait until the host is that idle)
+# WRK_SECONDS=10 WRK_BATCH=100 TIMEOUT_S=300 SKIP_BUILD=0 DOC=docs/benchmarks.md
+# BULLMQ_SRC=../shared/bench/peers/bullmq (the peer; copied to target/bench/bullmq, npm ci there)
+# BENCH_APP_PROPS="k=v,k=v" (extra system properties for every dedupq JVM)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+command -v redis-server >/dev/null || { echo "redis-server not found (apt-get install redis-server)" >&2; exit 1; }
+command -v redis-benchmark >/dev/null || echo "redis-benchmark not found: no Redis ceiling (apt-get install redis-tools)" >&2
+command -v wrk >/dev/null || echo "wrk not found: no HTTP numbers (apt-get install wrk)" >&2
+
+mkdir -p target/bench
+if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f target/quarkus-app/quarkus-run.jar ]; then
+  echo "building the packaged jar and the load generator ..." >&2
+  ./mvnw -B -q -DskipTests package
+fi
+./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt >/dev/null
+
+# the BullMQ peer: run where it is, from a copy of ours (never written into the shared folder)
+BULLMQ_SRC=${BULLMQ_SRC:-../shared/bench/peers/bullmq}
+PEER=target/bench/bullmq
+if [ -f "$BULLMQ_SRC/bench.mjs" ] && command -v npm >/dev/null; then
+  if [ ! -d "$PEER/node_modules/bullmq" ]; then
+    rm -rf "$PEER" && mkdir -p "$PEER"
+    (cd "$BULLMQ_SRC" && tar --exclude=node_modules --exclude=results -cf - .) | (cd "$PEER" && tar -xf -)
+    chmod -R u+w "$PEER"
+    (cd "$PEER" && npm ci --no-audit --no-fund --loglevel=error) >&2 || echo "npm ci failed: BullMQ is left out" >&2
+  fi
+  export BULLMQ_DIR=$PWD/$PEER
+else
+  echo "BullMQ peer not found at $BULLMQ_SRC (or no npm): BullMQ is left out" >&2
+fi
+
+# run from a snapshot, so that a build during the run cannot change what is measured
+SNAP=target/bench/snapshot-$$
+rm -rf target/bench/snapshot-*
+mkdir -p "$SNAP"
+cp -r target/quarkus-app "$SNAP/app"
+cp -r target/classes "$SNAP/classes"
+cp -r target/test-classes "$SNAP/test-classes"
+export JAR=$SNAP/app/quarkus-run.jar
+export DOC=${DOC:-docs/benchmarks.md}
+exec java -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
+  -cp "$SNAP/test-classes:$SNAP/classes:$(cat target/bench/classpath.txt)" io.dedupq.bench.Benchmark

@@ -1,0 +1,36 @@
+package io.dedupq.bench;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Knobs of one benchmark run (environment variables of bench/run.sh, README lists them).
+ *
+ * @param jar       the packaged app, target/quarkus-app/quarkus-run.jar
+ * @param redisUrl  the private redis-server every part of the run uses
+ * @param appProps  extra system properties for every dedupq JVM (e.g. dedupq.security.enabled=false)
+ * @param out       folder for raw results and logs
+ */
+public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio, int seed, int chunk, int probes,
+        int warmup, int timeoutSeconds, Map<String, String> appProps, Path out) {
+
+    /** Parses "k=v,k=v" (the BENCH_APP_PROPS variable). */
+    public static Map<String, String> props(String text) {
+        Map<String, String> props = new LinkedHashMap<>();
+        if (text != null) {
+            for (String pair : text.split(",")) {
+                int eq = pair.indexOf('=');
+                if (eq > 0) {
+                    props.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());
+                }
+            }
+        }
+        return props;
+    }
+
+    public BenchSettings withJobs(int newJobs, int newProbes, int newWarmup) {
+        return new BenchSettings(jar, redisUrl, newJobs, dupRatio, seed, chunk, newProbes, newWarmup, timeoutSeconds,
+                appProps, out);
+    }
+}

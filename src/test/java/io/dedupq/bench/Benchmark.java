@@ -1,0 +1,252 @@
+package io.dedupq.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.RedisProcess;
+import io.vertx.redis.client.Command;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The whole benchmark in one process (bench/run.sh calls it): a private non-persistent
+ * redis-server, dedupq as separate JVMs of the packaged jar, the BullMQ peer against the same
+ * server, wrk, redis-benchmark; writes raw JSON lines and a markdown report, and puts the report
+ * into docs/benchmarks.md between its markers. Settings come from environment variables.
+ */
+public final class Benchmark {
+
+    private static final String BEGIN = "<!-- bench:begin (written by bench/run.sh) -->";
+    private static final String END = "<!-- bench:end -->";
+
+    private final BenchSettings settings;
+    private final Map<String, String> env;
+    private final List<CellResult> results = new ArrayList<>();
+    private final ObjectMapper json = new ObjectMapper();
+
+    private Benchmark(BenchSettings settings, Map<String, String> env) {
+        this.settings = settings;
+        this.env = env;
+    }
+
+    public static void main(String[] args) throws IOException {
+        Map<String, String> env = System.getenv();
+        Path out = Path.of(env.getOrDefault("OUT_DIR", "target/bench/run-" + Instant.now().toString()
+                .replaceAll("[-:]", "").replaceAll("\\..*", "") + "Z"));
+        Files.createDirectories(out);
+        BenchSettings base = new BenchSettings(Path.of(env.getOrDefault("JAR", "target/quarkus-app/quarkus-run.jar")),
+                null, Integer.parseInt(env.getOrDefault("JOBS", "20000")),
+                Double.parseDouble(env.getOrDefault("DUP_RATIO", "0.2")), Integer.parseInt(env.getOrDefault("SEED", "42")),
+                1000, Integer.parseInt(env.getOrDefault("LAT_PROBES", "200")),
+                Integer.parseInt(env.getOrDefault("WARMUP", "2000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
+                BenchSettings.props(env.get("BENCH_APP_PROPS")), out);
+        RedisProcess redis = RedisProcess.start(out.resolve("redis"), "--appendonly", "no", "--save", "");
+        try {
+            BenchSettings settings = new BenchSettings(base.jar(), redis.url(), base.jobs(), base.dupRatio(), base.seed(),
+                    base.chunk(), base.probes(), base.warmup(), base.timeoutSeconds(), base.appProps(), out);
+            new Benchmark(settings, env).runAll(redis);
+        } finally {
+            redis.stop();
+        }
+    }
+
+    private void runAll(RedisProcess redisProcess) throws IOException {
+        List<String> sections = List.of(env.getOrDefault("SECTIONS", "matrix overlap scaling wrk startup ceiling")
+                .trim().split("\\s+"));
+        int repeats = Integer.parseInt(env.getOrDefault("REPEATS", "1"));
+        int[] concurrencies = Arrays.stream(env.getOrDefault("CONCURRENCIES", "1 16 64").trim().split("\\s+"))
+                .mapToInt(Integer::parseInt).toArray();
+        int idlePct = Integer.parseInt(env.getOrDefault("WAIT_IDLE_PCT", "0"));
+        int idleMax = Integer.parseInt(env.getOrDefault("WAIT_IDLE_MAX_S", "60"));
+        List<String> peerVariants = List.of(env.getOrDefault("BULLMQ_VARIANTS", "dedup-option dedup-jobid").trim()
+                .split("\\s+"));
+        Path peerDir = env.containsKey("BULLMQ_DIR") ? Path.of(env.get("BULLMQ_DIR")) : null;
+        String peerMissing = Bullmq.unavailable(peerDir);
+        Bullmq peer = peerMissing == null ? new Bullmq(peerDir, settings) : null;
+
+        Machine machine = Machine.describe(settings.redisUrl());
+        log("machine: " + machine.summary());
+        try (BenchRedis redis = new BenchRedis(settings.redisUrl());
+                AppProcess stagingApi = startApi("noop-staging", "api-staging");
+                AppProcess directApi = startApi("noop", "api-direct")) {
+            warmUp(redis, stagingApi);
+            warmUp(redis, directApi);
+            DedupqCell dedupq = new DedupqCell(settings, redis, stagingApi.port(), directApi.port());
+            Map<String, Double> startup = new LinkedHashMap<>();
+            if (sections.contains("startup")) {
+                startup = startup(directApi);
+            }
+            for (int rep = 1; rep <= repeats; rep++) {
+                if (sections.contains("matrix")) {
+                    for (int conc : concurrencies) {
+                        for (Producer.Mode mode : Producer.Mode.values()) {
+                            cell("matrix", rep, idlePct, idleMax,
+                                    () -> List.of(dedupq.run(mode, conc, 1, false, tag(mode.name(), conc, 1, false))));
+                        }
+                        for (String variant : peerVariants) {
+                            if (peer != null) {
+                                cell("matrix", rep, idlePct, idleMax,
+                                        () -> peer.run(variant, conc, false, tag("bullmq-" + variant, conc, 1, false)));
+                            }
+                        }
+                    }
+                }
+                if (sections.contains("overlap")) {
+                    for (Producer.Mode mode : Producer.Mode.values()) {
+                        cell("overlap", rep, idlePct, idleMax,
+                                () -> List.of(dedupq.run(mode, 16, 1, true, tag(mode.name(), 16, 1, true))));
+                    }
+                    for (String variant : peerVariants) {
+                        if (peer != null) {
+                            cell("overlap", rep, idlePct, idleMax,
+                                    () -> peer.run(variant, 16, true, tag("bullmq-" + variant, 16, 1, true)));
+                        }
+                    }
+                }
+                if (sections.contains("scaling")) {
+                    for (int workers : new int[] {1, 2, 4}) {
+                        cell("scaling", rep, idlePct, idleMax, () -> List.of(scaling(dedupq.run(Producer.Mode.LPUSH, 16,
+                                workers, false, tag("scaling", 16, workers, false)))));
+                    }
+                }
+            }
+            List<Wrk.Result> wrk = new ArrayList<>();
+            if (sections.contains("wrk") && Wrk.installed()) {
+                wrk = wrk(redis, directApi);
+            }
+            List<Ceiling.Row> ceiling = List.of();
+            if (sections.contains("ceiling") && peerDir != null && Files.isRegularFile(peerDir.resolve("ceiling.sh"))) {
+                log("redis-benchmark ceiling ...");
+                redis.send(Command.FLUSHALL);
+                ceiling = Ceiling.run(peerDir, Integer.parseInt(redisProcess.url().replaceAll(".*:", "")), settings.out());
+            }
+            String report = new ReportPage(settings, machine, repeats, idlePct, peerMissing, sections)
+                    .write(new Report(results), startup, wrk, ceiling);
+            Files.writeString(settings.out().resolve("report.md"), report);
+            log("report: " + settings.out().resolve("report.md"));
+            if (env.containsKey("DOC")) {
+                splice(Path.of(env.get("DOC")), report);
+                log("updated " + env.get("DOC"));
+            }
+            long violations = results.stream().filter(r -> r.impl().equals("dedupq"))
+                    .mapToLong(r -> r.idsRunTwice() + r.idsMissing()).sum();
+            if (violations > 0) {
+                log("DEDUPQ VIOLATION: " + violations + " ids ran twice or never (see report)");
+                System.exit(3);
+            }
+        }
+    }
+
+    private interface CellRun {
+        List<CellResult> run();
+    }
+
+    private void cell(String section, int rep, int idlePct, int idleMax, CellRun run) throws IOException {
+        double busy = CpuMeter.waitIdle(idlePct, idleMax);
+        List<CellResult> cells = run.run();
+        for (CellResult r : cells) {
+            results.add(r);
+            Files.writeString(settings.out().resolve("results.jsonl"), json.writeValueAsString(r) + "\n",
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            log(String.format(java.util.Locale.ROOT,
+                    "%s rep %d: %s %s conc %d workers %d%s: enqueue %.0f/s processing %.0f/s wait p50 %.0f ms, "
+                            + "executions %d, ids run twice %d, never %d, foreign CPU %.1f %%%s",
+                    section, rep, r.impl(), r.variant(), r.concurrency(), r.workers(), r.overlap() ? " overlap" : "",
+                    r.enqueueRate(), r.processingRate(), r.waitP50(), r.executions(), r.idsRunTwice(), r.idsMissing(),
+                    r.foreignCpuPct(), idlePct > 0 ? String.format(" (host busy before: %.0f %%)", busy) : ""));
+        }
+    }
+
+    private static CellResult scaling(CellResult r) {
+        Map<String, Double> extra = new LinkedHashMap<>(r.extra());
+        extra.put("scaling", 1.0);
+        return new CellResult(r.impl(), r.variant(), r.concurrency(), r.workers(), r.overlap(), r.jobs(), r.unique(),
+                r.enqueueRate(), r.processingRate(), r.waitP50(), r.waitP99(), r.idlePickupP50(), r.idlePickupP99(),
+                r.refusedAtEnqueue(), r.droppedByWorker(), r.executions(), r.idsRunTwice(), r.idsMissing(),
+                r.dupsAfterDone(), r.dedupRedisUsecPerTask(), r.redisUsecPerTask(), r.appCpuPct(), r.redisCpuPct(),
+                r.foreignCpuPct(), extra, r.timedOut());
+    }
+
+    /** An API-only pod that knows the noop type and routes it to {@code queue}. */
+    private AppProcess startApi(String queue, String name) {
+        Map<String, String> props = new LinkedHashMap<>(Map.of("dedupq.worker.enabled", "false",
+                "dedupq.bench.noop-handler", "true", "dedupq.routes.noop", queue));
+        props.putAll(settings.appProps());
+        return AppProcess.start(settings.jar(), settings.redisUrl(), props,
+                settings.out().resolve("logs").resolve(name + ".log"));
+    }
+
+    /** JIT warm-up of an API pod (BullMQ's warm-up pass also warms its enqueue path): 5 × WARMUP tasks. */
+    private void warmUp(BenchRedis redis, AppProcess api) {
+        Workload warm = Workload.generate(Math.max(1000, 5 * settings.warmup()), settings.dupRatio(), settings.seed() + 2);
+        Producer producer = new Producer(Producer.Mode.HTTP, redis, null, api.port());
+        for (int from = 0; from < warm.jobs(); from += settings.chunk()) {
+            producer.send(warm.lids(), from, Math.min(warm.jobs(), from + settings.chunk()), "h");
+        }
+        for (int k = 0; k < settings.probes(); k++) {
+            producer.sendOne("h1-" + k, k);
+        }
+        redis.send(Command.FLUSHALL);
+    }
+
+    /** JVM start (outside: until HTTP answers; inside: Quarkus "started in") and idle RSS after 5 s. */
+    private Map<String, Double> startup(AppProcess api) {
+        Map<String, Double> startup = new LinkedHashMap<>();
+        Map<String, String> props = new LinkedHashMap<>(DedupqCell.workerProps(8, "bench-idle"));
+        props.putAll(settings.appProps());
+        try (AppProcess worker = AppProcess.start(settings.jar(), settings.redisUrl(), props,
+                settings.out().resolve("logs").resolve("idle-worker.log"))) {
+            AppProcess.sleep(5000);
+            startup.put("worker_ready_ms", (double) worker.readyMillis());
+            startup.put("worker_quarkus_started_ms", (double) worker.quarkusStartedMillis());
+            startup.put("worker_idle_rss_mib", worker.rssKib() / 1024.0);
+        }
+        startup.put("api_ready_ms", (double) api.readyMillis());
+        startup.put("api_quarkus_started_ms", (double) api.quarkusStartedMillis());
+        startup.put("api_rss_mib", api.rssKib() / 1024.0);
+        log("startup: " + startup);
+        return startup;
+    }
+
+    private List<Wrk.Result> wrk(BenchRedis redis, AppProcess api) {
+        int seconds = Integer.parseInt(env.getOrDefault("WRK_SECONDS", "10"));
+        int batch = Integer.parseInt(env.getOrDefault("WRK_BATCH", "100"));
+        Wrk wrk = new Wrk(Path.of(env.getOrDefault("WRK_SCRIPTS", "bench/wrk")), settings.out());
+        List<Wrk.Result> runs = new ArrayList<>();
+        for (int size : new int[] {1, batch}) {
+            redis.send(Command.FLUSHALL);
+            wrk.run(api.port(), 64, size, 3, "warm" + size, CpuMeter.of(List.of(api), redis)); // JIT warm-up
+            redis.send(Command.FLUSHALL);
+            Wrk.Result r = wrk.run(api.port(), 64, size, seconds, "run" + size, CpuMeter.of(List.of(api), redis));
+            log("wrk " + r);
+            runs.add(r);
+        }
+        redis.send(Command.FLUSHALL);
+        return runs;
+    }
+
+    private static String tag(String what, int conc, int workers, boolean overlap) {
+        return what.toLowerCase() + "-c" + conc + "-w" + workers + (overlap ? "-overlap" : "") + "-" + System.nanoTime();
+    }
+
+    /** Replaces what is between the markers in {@code doc} (or appends them with the report). */
+    static void splice(Path doc, String report) throws IOException {
+        String text = Files.exists(doc) ? Files.readString(doc) : "";
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        String block = BEGIN + "\n" + report + END;
+        String updated = begin >= 0 && end > begin ? text.substring(0, begin) + block + text.substring(end + END.length())
+                : text + (text.isEmpty() ? "" : "\n") + block + "\n";
+        Files.writeString(doc, updated);
+    }
+
+    static void log(String text) {
+        System.out.println("[bench " + Instant.now().toString().substring(11, 19) + "] " + text);
+    }
+}

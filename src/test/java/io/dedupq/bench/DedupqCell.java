@@ -1,0 +1,325 @@
+package io.dedupq.bench;
+
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One dedupq cell: enqueue the workload (HTTP batch or LPUSH), run {@code workers} worker JVMs
+ * at {@code concurrency} with the no-op handler, and measure from evidence in Redis: the
+ * handler's own run records (one entry per execution), the task hashes (enqueuedAt,
+ * startedAt, finishedAt) and the queue's counters. Overlap: the workers run before the first
+ * task arrives, so duplicates also come after their first copy finished.
+ */
+public final class DedupqCell {
+
+    private static final String QUEUE = "noop";
+    private static final String BASE = "{dedupq:" + QUEUE + "}:";
+    /** Where the workload waits during the warm-up: the pending list of queue noop-staging. */
+    static final String STAGING_PENDING = "{dedupq:noop-staging}:pending";
+    /** Commands claim.lua and complete.lua run only to deduplicate: lock, done marker, stale check. */
+    private static final List<String> DEDUP_COMMANDS = List.of("set", "exists", "get", "del", "hget");
+
+    private final BenchSettings settings;
+    private final BenchRedis redis;
+    private final int stagingApiPort;
+    private final int directApiPort;
+
+    /**
+     * The API pods for HTTP mode (0 when only LPUSH is measured): {@code stagingApiPort} routes
+     * {@code noop} tasks to the staging queue, {@code directApiPort} to the measured one.
+     */
+    public DedupqCell(BenchSettings settings, BenchRedis redis, int stagingApiPort, int directApiPort) {
+        this.settings = settings;
+        this.redis = redis;
+        this.stagingApiPort = stagingApiPort;
+        this.directApiPort = directApiPort;
+    }
+
+    /**
+     * Without overlap the workload is enqueued while the workers only warm up: into the staging
+     * queue {@code noop-staging} (by HTTP through an API pod routing there, or by LPUSH), whose
+     * pending list is renamed onto the measured queue when the warm-up is done, so the workers
+     * meet a full backlog with a warm JIT, as BullMQ's worker does after its warm-up pass.
+     */
+    public CellResult run(Producer.Mode mode, int concurrency, int workerCount, boolean overlap, String tag) {
+        Workload work = Workload.generate(settings.jobs(), settings.dupRatio(), settings.seed());
+        redis.send(Command.FLUSHALL);
+        Producer producer = new Producer(mode, redis, overlap ? BASE + "pending" : STAGING_PENDING,
+                overlap ? directApiPort : stagingApiPort);
+        List<AppProcess> workers = new ArrayList<>();
+        try {
+            startWorkers(workers, workerCount, concurrency, tag);
+            warmUp();
+            Map<String, Long> before = stats();
+            CpuMeter cpu = CpuMeter.of(workers, redis);
+            if (overlap) {
+                cpu.begin();
+            }
+            long[] chunkStartedAt = new long[(work.jobs() + settings.chunk() - 1) / settings.chunk()];
+            long accepted = 0;
+            long refused = 0;
+            long t0 = System.nanoTime();
+            for (int from = 0, c = 0; from < work.jobs(); from += settings.chunk(), c++) {
+                chunkStartedAt[c] = System.currentTimeMillis();
+                Producer.Sent sent = producer.send(work.lids(), from, Math.min(work.jobs(), from + settings.chunk()));
+                accepted += sent.accepted();
+                refused += sent.refusedDuplicates();
+            }
+            double enqueueRate = work.jobs() / ((System.nanoTime() - t0) / 1e9);
+            if (!overlap) {
+                redis.send(Command.CONFIG, "RESETSTAT");
+                cpu.begin();
+                redis.send(Command.RENAME, STAGING_PENDING, BASE + "pending");
+            }
+            long released = System.nanoTime();
+            boolean timedOut = !awaitDrained(before, mode == Producer.Mode.LPUSH ? accepted : work.unique());
+            double drainRate = work.unique() / ((System.nanoTime() - released) / 1e9);
+            CpuMeter.Usage usage = cpu.end();
+            Map<String, long[]> commandStats = overlap ? Map.of() : commandStats();
+            awaitRunRecords(stats().get("succeeded") - before.get("succeeded"));
+            AppProcess.sleep(300); // a late duplicate would show up in the run records now
+            Evidence evidence = evidence(work, chunkStartedAt);
+            redis.send(Command.DEL, BASE + "bench-runs"); // counted; what arrives from now on is new
+            long dropped = stats().get("skipped") - before.get("skipped");
+            double[] pickup = probes(new Producer(mode, redis, BASE + "pending", directApiPort));
+            long lateRuns = (long) pickup[2];
+            long dedupUsec = DEDUP_COMMANDS.stream().mapToLong(c -> commandStats.getOrDefault(c, new long[2])[1]).sum();
+            long allUsec = commandStats.values().stream().mapToLong(v -> v[1]).sum();
+            Map<String, Double> extra = new LinkedHashMap<>();
+            extra.put("drain_rate", drainRate);
+            extra.put("http_503_retries", (double) producer.retries());
+            extra.put("evalsha_per_task", commandStats.containsKey("evalsha")
+                    ? commandStats.get("evalsha")[0] / (double) work.unique() : -1);
+            extra.put("worker_ready_ms", workers.stream().mapToDouble(AppProcess::readyMillis).average().orElse(-1));
+            extra.put("host_busy_pct", usage.hostBusyPct());
+            return new CellResult("dedupq", mode.name().toLowerCase(), concurrency, workerCount, overlap, work.jobs(),
+                    work.unique(), enqueueRate, evidence.processingRate, evidence.waitP50, evidence.waitP99, pickup[0],
+                    pickup[1], refused, dropped, evidence.executions + lateRuns, evidence.idsRunTwice + lateRuns,
+                    evidence.idsMissing,
+                    overlap ? evidence.dupsAfterDone : -1,
+                    commandStats.isEmpty() ? -1 : dedupUsec / (double) work.unique(),
+                    commandStats.isEmpty() ? -1 : allUsec / (double) work.unique(), usage.dedupqPct(), usage.redisPct(),
+                    usage.foreignPct(), extra, timedOut);
+        } finally {
+            workers.forEach(AppProcess::close);
+        }
+    }
+
+    /** Runs the warm-up workload (ids "w<n>") through the workers, then forgets its run records. */
+    private void warmUp() {
+        if (settings.warmup() <= 0) {
+            return;
+        }
+        Workload warm = Workload.generate(settings.warmup(), settings.dupRatio(), settings.seed() + 1);
+        Map<String, Long> before = stats();
+        Request push = Request.cmd(Command.LPUSH).arg(BASE + "pending");
+        for (int lid : warm.lids()) {
+            push.arg("{\"id\":\"w" + lid + "\",\"type\":\"noop\",\"payload\":{\"lid\":" + lid + "},\"attempt\":0}");
+        }
+        redis.pipeline(List.of(push));
+        if (!awaitDrained(before, warm.jobs())) {
+            throw new IllegalStateException("warm-up did not drain");
+        }
+        redis.send(Command.DEL, BASE + "bench-runs");
+    }
+
+    private void startWorkers(List<AppProcess> workers, int count, int concurrency, String tag) {
+        List<Thread> starting = new ArrayList<>();
+        AppProcess[] started = new AppProcess[count];
+        for (int k = 0; k < count; k++) {
+            int n = k;
+            Map<String, String> props = new LinkedHashMap<>(workerProps(concurrency, "bench-w" + (n + 1)));
+            props.putAll(settings.appProps());
+            Thread t = new Thread(() -> started[n] = AppProcess.start(settings.jar(), settings.redisUrl(), props,
+                    settings.out().resolve("logs").resolve(tag + "-worker" + (n + 1) + ".log")));
+            t.start();
+            starting.add(t);
+        }
+        for (Thread t : starting) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        for (AppProcess worker : started) {
+            if (worker == null) {
+                throw new IllegalStateException("a worker did not start; see " + settings.out().resolve("logs"));
+            }
+            workers.add(worker);
+        }
+        // claim.lua claims only for workers whose heartbeat on the queue is fresh
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (redis.send(Command.ZCARD, BASE + "workers").toLong() < count) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("workers did not register on queue " + QUEUE);
+            }
+            AppProcess.sleep(10);
+        }
+    }
+
+    /** A worker-only pod with the no-op handler on. */
+    static Map<String, String> workerProps(int concurrency, String id) {
+        return Map.of("dedupq.api.enabled", "false", "dedupq.bench.noop-handler", "true",
+                "dedupq.queues.noop.concurrency", Integer.toString(concurrency), "dedupq.worker.id", id);
+    }
+
+    /** Until every copy is accounted for: run to success or dropped as a duplicate, nothing pending. */
+    private boolean awaitDrained(Map<String, Long> before, long copies) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(settings.timeoutSeconds()).toNanos();
+        long done = before.get("succeeded") + before.get("skipped") + copies;
+        while (System.nanoTime() < deadline) {
+            Map<String, Long> stats = stats();
+            if (stats.get("succeeded") + stats.get("skipped") >= done && stats.get("pending") == 0) {
+                return true;
+            }
+            AppProcess.sleep(20);
+        }
+        return false;
+    }
+
+    private Map<String, Long> stats() {
+        List<Response> replies = redis.pipeline(List.of(
+                BenchRedis.request(Command.HMGET, BASE + "stats", "succeeded", "skipped_done", "skipped_locked",
+                        "skipped_stale"),
+                BenchRedis.request(Command.LLEN, BASE + "pending")));
+        Response counts = replies.get(0);
+        Map<String, Long> stats = new HashMap<>();
+        stats.put("succeeded", num(counts.get(0)));
+        stats.put("skipped", num(counts.get(1)) + num(counts.get(2)) + num(counts.get(3)));
+        stats.put("pending", replies.get(1).toLong());
+        return stats;
+    }
+
+    /** Redis INFO commandstats: command -> {calls, usec}. */
+    private Map<String, long[]> commandStats() {
+        Map<String, long[]> stats = new HashMap<>();
+        for (Map.Entry<String, String> e : redis.info("commandstats").entrySet()) {
+            if (!e.getKey().startsWith("cmdstat_")) {
+                continue;
+            }
+            long calls = 0;
+            long usec = 0;
+            for (String field : e.getValue().split(",")) {
+                String[] kv = field.split("=");
+                if (kv[0].equals("calls")) {
+                    calls = Long.parseLong(kv[1]);
+                } else if (kv[0].equals("usec")) {
+                    usec = Long.parseLong(kv[1]);
+                }
+            }
+            stats.put(e.getKey().substring(8), new long[] {calls, usec});
+        }
+        return stats;
+    }
+
+    private record Evidence(long executions, long idsRunTwice, long idsMissing, double processingRate, double waitP50,
+            double waitP99, long dupsAfterDone) {
+    }
+
+    /** Counts executions per id from the handler's records and reads every task's timestamps. */
+    private Evidence evidence(Workload work, long[] chunkStartedAt) {
+        int[] runs = new int[work.unique()];
+        long executions = 0;
+        for (Response id : redis.send(Command.LRANGE, BASE + "bench-runs", 0, -1)) {
+            String text = id.toString();
+            if (text.startsWith("t")) {
+                executions++;
+                runs[Integer.parseInt(text.substring(1))]++;
+            }
+        }
+        long twice = Arrays.stream(runs).filter(r -> r > 1).count();
+        long missing = Arrays.stream(runs).filter(r -> r == 0).count();
+        List<Request> reads = new ArrayList<>(work.unique());
+        for (int lid = 0; lid < work.unique(); lid++) {
+            reads.add(BenchRedis.request(Command.HMGET, BASE + "task:" + Workload.taskId(lid), "enqueuedAt", "startedAt",
+                    "finishedAt"));
+        }
+        List<Response> hashes = redis.pipeline(reads);
+        long[] finishedAt = new long[work.unique()];
+        long[] waits = new long[work.unique()];
+        long first = Long.MAX_VALUE;
+        long last = Long.MIN_VALUE;
+        for (int lid = 0; lid < work.unique(); lid++) {
+            Response h = hashes.get(lid);
+            waits[lid] = num(h.get(1)) - num(h.get(0));
+            finishedAt[lid] = num(h.get(2));
+            first = Math.min(first, finishedAt[lid]);
+            last = Math.max(last, finishedAt[lid]);
+        }
+        Arrays.sort(waits);
+        boolean[] seen = new boolean[work.unique()];
+        long afterDone = 0;
+        for (int i = 0; i < work.jobs(); i++) {
+            int lid = work.lids()[i];
+            if (seen[lid] && finishedAt[lid] > 0 && finishedAt[lid] < chunkStartedAt[i / settings.chunk()]) {
+                afterDone++;
+            }
+            seen[lid] = true;
+        }
+        double rate = last > first ? (work.unique() - 1) / ((last - first) / 1000.0) : Double.NaN;
+        return new Evidence(executions, twice, missing, rate, percentile(waits, 0.5), percentile(waits, 0.99), afterDone);
+    }
+
+    /**
+     * The handler records a run without waiting for the reply, so records may land a little after
+     * complete.lua counted the task: wait until there is one per succeeded task (or 10 s).
+     */
+    private void awaitRunRecords(long succeeded) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (redis.send(Command.LLEN, BASE + "bench-runs").toLong() < succeeded && System.nanoTime() < deadline) {
+            AppProcess.sleep(10);
+        }
+    }
+
+    /**
+     * Sequential single tasks against idle workers: enqueue call until the handler's record
+     * arrives (ms). Returns p50, p99 and the number of workload records that still arrived after
+     * every id had been counted once: each of those is a second execution.
+     */
+    private double[] probes(Producer producer) {
+        double[] millis = new double[settings.probes()];
+        long late = 0;
+        for (int k = 0; k < millis.length; k++) {
+            String id = "probe" + k;
+            long t0 = System.nanoTime();
+            producer.sendOne(id, -1 - k);
+            String ran;
+            while ((ran = redis.brpop(BASE + "bench-runs", Duration.ofSeconds(10))) != null && !ran.equals(id)) {
+                late += ran.startsWith("t") ? 1 : 0;
+            }
+            if (ran == null) {
+                throw new IllegalStateException("probe " + id + " not seen running within 10 s");
+            }
+            millis[k] = (System.nanoTime() - t0) / 1e6;
+        }
+        Arrays.sort(millis);
+        return new double[] {percentile(millis, 0.5), percentile(millis, 0.99), late};
+    }
+
+    /** Nearest rank, as the peer computes it. */
+    static double percentile(long[] sorted, double p) {
+        return sorted.length == 0 ? Double.NaN : sorted[rank(sorted.length, p)];
+    }
+
+    static double percentile(double[] sorted, double p) {
+        return sorted.length == 0 ? Double.NaN : sorted[rank(sorted.length, p)];
+    }
+
+    private static int rank(int n, double p) {
+        return Math.min(n - 1, Math.max(0, (int) Math.ceil(p * n) - 1));
+    }
+
+    private static long num(Response value) {
+        return value == null ? 0 : Long.parseLong(value.toString());
+    }
+}

@@ -1,0 +1,207 @@
+package io.dedupq.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/** Markdown tables of one benchmark run; cells are median (min–max) over the repeats. */
+public final class Report {
+
+    private final StringBuilder md = new StringBuilder();
+    private final Map<String, List<CellResult>> cells = new LinkedHashMap<>();
+
+    public Report(List<CellResult> results) {
+        for (CellResult r : results) {
+            cells.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r);
+        }
+    }
+
+    public Report line(String text) {
+        md.append(text).append('\n');
+        return this;
+    }
+
+    public String text() {
+        return md.toString();
+    }
+
+    /** The main matrix or the overlap variant: every cell of dedupq and BullMQ. */
+    public Report matrix(boolean overlap) {
+        line("| system | variant | conc | n | enqueue tasks/s | processing tasks/s | wait p50 ms | wait p99 ms "
+                + "| idle pickup p50 ms | p99 ms | dups refused at enqueue | dups dropped by worker | executions "
+                + "| ids run >1× | ids never run |" + (overlap ? " dups sent after 1st copy finished |" : "")
+                + " app CPU % | redis CPU % | foreign CPU % |");
+        line("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + (overlap ? "---:|" : "")
+                + "---:|---:|---:|");
+        for (List<CellResult> g : sorted(overlap, 1)) {
+            CellResult r = g.get(0);
+            line("| " + r.impl() + " | " + variantLabel(r) + " | " + r.concurrency() + " | " + g.size() + " | "
+                    + cell(g, CellResult::enqueueRate) + " | " + cell(g, CellResult::processingRate) + " | "
+                    + cell(g, CellResult::waitP50) + " | " + cell(g, CellResult::waitP99) + " | "
+                    + cell(g, CellResult::idlePickupP50) + " | " + cell(g, CellResult::idlePickupP99) + " | "
+                    + sum(g, CellResult::refusedAtEnqueue) + " | " + sum(g, CellResult::droppedByWorker) + " | "
+                    + sum(g, CellResult::executions) + " | " + runTwice(g) + " | " + sum(g, CellResult::idsMissing)
+                    + " | " + (overlap ? (r.impl().equals("dedupq") ? sum(g, CellResult::dupsAfterDone) : "–") + " | " : "")
+                    + cell(g, CellResult::appCpuPct) + " | " + cell(g, CellResult::redisCpuPct) + " | "
+                    + cell(g, CellResult::foreignCpuPct) + " |" + (g.stream().anyMatch(CellResult::timedOut) ? " ⚠ timed out" : ""));
+        }
+        return this;
+    }
+
+    /** dedupq / BullMQ for every cell that both ran: processing and enqueue rate. */
+    public Report ratios(boolean overlap) {
+        List<String> peers = cells.values().stream().map(g -> g.get(0))
+                .filter(r -> r.impl().equals("bullmq") && r.overlap() == overlap).map(CellResult::variant).distinct()
+                .toList();
+        if (peers.isEmpty()) {
+            return line("(no BullMQ cells in this run)");
+        }
+        StringBuilder head = new StringBuilder("| dedupq variant | conc |");
+        StringBuilder rule = new StringBuilder("|---|---:|");
+        for (String peer : peers) {
+            head.append(" processing ÷ ").append(peer).append(" | enqueue ÷ ").append(peer).append(" |");
+            rule.append("---:|---:|");
+        }
+        line(head.toString());
+        line(rule.toString());
+        for (List<CellResult> g : sorted(overlap, 1)) {
+            CellResult r = g.get(0);
+            if (!r.impl().equals("dedupq")) {
+                continue;
+            }
+            StringBuilder row = new StringBuilder("| " + variantLabel(r) + " | " + r.concurrency() + " |");
+            for (String peer : peers) {
+                List<CellResult> p = cells.get("bullmq|" + peer + "|" + r.concurrency() + "|1|" + overlap);
+                row.append(' ').append(ratio(g, p, CellResult::processingRate)).append(" | ")
+                        .append(ratio(g, p, CellResult::enqueueRate)).append(" |");
+            }
+            line(row.toString());
+        }
+        return this;
+    }
+
+    /** 1, 2, 4 worker processes on one Redis. */
+    public Report scaling() {
+        line("| worker processes | conc each | n | processing tasks/s | drain tasks/s | executions | ids run >1× "
+                + "| ids never run | dups dropped by workers | workers CPU % | redis CPU % | foreign CPU % |");
+        line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        cells.values().stream().filter(g -> g.get(0).extra().containsKey("scaling"))
+                .sorted((a, b) -> Integer.compare(a.get(0).workers(), b.get(0).workers())).forEach(g -> line(
+                        "| " + g.get(0).workers() + " | " + g.get(0).concurrency() + " | " + g.size() + " | "
+                                + cell(g, CellResult::processingRate) + " | "
+                                + cell(g, r -> r.extra().getOrDefault("drain_rate", Double.NaN)) + " | "
+                                + sum(g, CellResult::executions) + " | " + sum(g, CellResult::idsRunTwice) + " | "
+                                + sum(g, CellResult::idsMissing) + " | " + sum(g, CellResult::droppedByWorker) + " | "
+                                + cell(g, CellResult::appCpuPct) + " | " + cell(g, CellResult::redisCpuPct) + " | "
+                                + cell(g, CellResult::foreignCpuPct) + " |"));
+        return this;
+    }
+
+    /** Redis time per task in the commands that exist only for deduplication (from INFO commandstats). */
+    public Report dedupOverhead() {
+        line("| variant | conc | n | EVALSHA calls per task | Redis µs per task, all commands | µs in dedup-only "
+                + "commands | share | dedupq processing tasks/s |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|");
+        for (List<CellResult> g : sorted(false, 1)) {
+            CellResult r = g.get(0);
+            if (!r.impl().equals("dedupq") || r.redisUsecPerTask() < 0) {
+                continue;
+            }
+            line("| " + variantLabel(r) + " | " + r.concurrency() + " | " + g.size() + " | "
+                    + cell(g, x -> x.extra().getOrDefault("evalsha_per_task", Double.NaN)) + " | "
+                    + cell(g, CellResult::redisUsecPerTask) + " | " + cell(g, CellResult::dedupRedisUsecPerTask) + " | "
+                    + cell(g, x -> 100 * x.dedupRedisUsecPerTask() / x.redisUsecPerTask()) + " % | "
+                    + cell(g, CellResult::processingRate) + " |");
+        }
+        return this;
+    }
+
+    public Report wrk(List<Wrk.Result> runs) {
+        line("| request | connections | seconds | requests/s | tasks/s | p50 ms | p99 ms | non-2xx / timeouts | foreign CPU % |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (Wrk.Result r : runs) {
+            line("| " + r.label() + " | " + r.connections() + " | " + fmt(r.seconds()) + " | " + fmt(r.requestsPerSecond())
+                    + " | " + fmt(r.tasksPerSecond()) + " | " + fmt(r.p50Ms()) + " | " + fmt(r.p99Ms()) + " | "
+                    + r.errors() + " | " + fmt(r.foreignCpuPct()) + " |");
+        }
+        return this;
+    }
+
+    public Report ceiling(List<Ceiling.Row> rows) {
+        line("| command | -P | ops/s | p50 ms |");
+        line("|---|---:|---:|---:|");
+        for (Ceiling.Row r : rows) {
+            line("| " + r.test() + " | " + r.pipeline() + " | " + fmt(r.opsPerSecond()) + " | " + fmt(r.p50Ms()) + " |");
+        }
+        return this;
+    }
+
+    private List<List<CellResult>> sorted(boolean overlap, int workers) {
+        return cells.values().stream().filter(g -> g.get(0).overlap() == overlap && g.get(0).workers() == workers
+                && !g.get(0).extra().containsKey("scaling"))
+                .sorted((a, b) -> {
+                    CellResult x = a.get(0);
+                    CellResult y = b.get(0);
+                    int c = Integer.compare(x.concurrency(), y.concurrency());
+                    return c != 0 ? c : (x.impl() + x.variant()).compareTo(y.impl() + y.variant());
+                }).toList();
+    }
+
+    private static String variantLabel(CellResult r) {
+        return switch (r.variant()) {
+            case "http" -> "POST /api/tasks/batch";
+            case "lpush" -> "LPUSH envelopes";
+            default -> r.variant();
+        };
+    }
+
+    private static String runTwice(List<CellResult> g) {
+        String n = sum(g, CellResult::idsRunTwice);
+        return g.get(0).variant().equals("plain") ? n + " (no dedup)" : n;
+    }
+
+    private static String sum(List<CellResult> g, ToDoubleFunction<CellResult> f) {
+        return fmt(g.stream().mapToDouble(f).sum());
+    }
+
+    static String cell(List<CellResult> g, ToDoubleFunction<CellResult> f) {
+        double[] v = g.stream().mapToDouble(f).filter(Double::isFinite).sorted().toArray();
+        if (v.length == 0) {
+            return "–";
+        }
+        if (v.length == 1) {
+            return fmt(v[0]);
+        }
+        return fmt(median(v)) + " (" + fmt(v[0]) + "–" + fmt(v[v.length - 1]) + ")";
+    }
+
+    private static String ratio(List<CellResult> mine, List<CellResult> peer, ToDoubleFunction<CellResult> f) {
+        if (peer == null) {
+            return "–";
+        }
+        double a = median(mine.stream().mapToDouble(f).filter(Double::isFinite).sorted().toArray());
+        double b = median(peer.stream().mapToDouble(f).filter(Double::isFinite).sorted().toArray());
+        return Double.isFinite(a / b) ? String.format(Locale.ROOT, "%.2f", a / b) : "–";
+    }
+
+    private static double median(double[] sorted) {
+        if (sorted.length == 0) {
+            return Double.NaN;
+        }
+        int m = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
+    }
+
+    static String fmt(double x) {
+        if (!Double.isFinite(x)) {
+            return "–";
+        }
+        if (Math.abs(x) >= 100) {
+            return Long.toString(Math.round(x));
+        }
+        return String.format(Locale.ROOT, "%.2f", x).replaceAll("\\.?0+$", "");
+    }
+}

@@ -1,0 +1,82 @@
+package io.dedupq.bench;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The markdown page of one run: machine, settings, every table, and what each column means. */
+public final class ReportPage {
+
+    private final BenchSettings settings;
+    private final Machine machine;
+    private final int repeats;
+    private final int idlePct;
+    private final String peerMissing;
+    private final List<String> sections;
+
+    public ReportPage(BenchSettings settings, Machine machine, int repeats, int idlePct, String peerMissing,
+            List<String> sections) {
+        this.settings = settings;
+        this.machine = machine;
+        this.repeats = repeats;
+        this.idlePct = idlePct;
+        this.peerMissing = peerMissing;
+        this.sections = sections;
+    }
+
+    public String write(Report r, Map<String, Double> startup, List<Wrk.Result> wrk, List<Ceiling.Row> ceiling) {
+        r.line("## Run of " + machine.date() + "\n");
+        r.line(String.format(Locale.ROOT, "- machine: %d cpus (`nproc`), %s, %d MiB RAM, %s", machine.cpus(),
+                machine.cpuModel(), machine.memMib(), machine.kernel()));
+        r.line("- JDK " + machine.jdk() + "; Redis " + machine.redis() + " (private, `--save '' --appendonly no`); Node "
+                + machine.node());
+        r.line(String.format(Locale.ROOT, "- before the run: loadavg `%s`, host %.0f %% busy (all of it foreign: "
+                + "nothing of the benchmark ran yet)", machine.loadavg(), machine.busyPctAtStart()));
+        r.line(String.format(Locale.ROOT, "- JOBS=%d DUP_RATIO=%s SEED=%d (the peer's workload generator) → %d unique "
+                + "ids; chunks of %d; warm-up %d tasks; %d idle probes; REPEATS=%d; WAIT_IDLE_PCT=%d",
+                settings.jobs(), settings.dupRatio(), settings.seed(),
+                Workload.generate(settings.jobs(), settings.dupRatio(), settings.seed()).unique(), settings.chunk(),
+                settings.warmup(), settings.probes(), repeats, idlePct));
+        r.line("- BullMQ: " + (peerMissing == null ? "the peer's bench.mjs, same Redis, cells interleaved with dedupq's"
+                : "not run: " + peerMissing));
+        r.line("- foreign CPU = host busy time used by none of the measured processes (other builds on a shared "
+                + "host), % of all cores; cells with a high value are not comparable.\n");
+        if (sections.contains("matrix")) {
+            r.line("### Enqueue, then process (worker starts on a full backlog)\n");
+            r.matrix(false).line("");
+            r.line("dedupq ÷ BullMQ (median of each cell):\n");
+            r.ratios(false).line("");
+            r.line("### Redis time spent on deduplication (dedup overhead)\n");
+            r.dedupOverhead().line("");
+        }
+        if (sections.contains("overlap")) {
+            r.line("### Overlap: worker running while tasks and their duplicates arrive\n");
+            r.matrix(true).line("");
+            r.ratios(true).line("");
+        }
+        if (sections.contains("scaling")) {
+            r.line("### Worker processes on one Redis (LPUSH workload, concurrency 16 each)\n");
+            r.scaling().line("");
+        }
+        if (!wrk.isEmpty()) {
+            r.line("### HTTP enqueue with wrk (API pod, worker off, fresh ids)\n");
+            r.wrk(wrk).line("");
+        }
+        if (!startup.isEmpty()) {
+            r.line("### JVM start and memory (packaged jar, `java -jar`, default heap)\n");
+            r.line("| pod | process start → HTTP answers, ms | Quarkus \"started in\", ms | RSS, MiB |");
+            r.line("|---|---:|---:|---:|");
+            r.line("| worker (idle 5 s, API off) | " + Report.fmt(startup.get("worker_ready_ms")) + " | "
+                    + Report.fmt(startup.get("worker_quarkus_started_ms")) + " | "
+                    + Report.fmt(startup.get("worker_idle_rss_mib")) + " |");
+            r.line("| API (worker off), idle | " + Report.fmt(startup.get("api_ready_ms")) + " | "
+                    + Report.fmt(startup.get("api_quarkus_started_ms")) + " | " + Report.fmt(startup.get("api_rss_mib"))
+                    + " |\n");
+        }
+        if (!ceiling.isEmpty()) {
+            r.line("### Redis ceiling (redis-benchmark, the peer's ceiling.sh, one pass)\n");
+            r.ceiling(ceiling).line("");
+        }
+        return r.text();
+    }
+}
