@@ -1,0 +1,63 @@
+package io.dedupq.worker;
+
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.StoreUnavailableException;
+import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+/** The workers as their heartbeats in {@code dedupq:workers} show them (for operators and the dashboard). */
+@ApplicationScoped
+public class WorkerDirectory {
+
+    /** {@code alive}: the last beat is younger than dedupq.worker.heartbeat-expiry. */
+    @RegisterForReflection
+    public record WorkerView(String id, long lastBeat, long ageMs, boolean alive) {
+    }
+
+    private final RedisCalls redis;
+    private final RedisKeys keys;
+    private final DedupqConfig config;
+    private final Clock clock;
+
+    public WorkerDirectory(RedisCalls redis, RedisKeys keys, DedupqConfig config, Clock clock) {
+        this.redis = redis;
+        this.keys = keys;
+        this.config = config;
+        this.clock = clock;
+    }
+
+    /** Every listed worker, freshest beat first; reaped ones stay listed (not alive) for a while. */
+    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
+    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
+            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    public List<WorkerView> workers() {
+        Response reply = redis.send(Request.cmd(Command.ZRANGE).arg(keys.workers()).arg(0).arg(-1).arg("WITHSCORES"));
+        long now = clock.millis();
+        long expiry = config.worker().heartbeatExpiry().toMillis();
+        List<WorkerView> workers = new ArrayList<>();
+        // RESP3 answers [[member, score], ...], RESP2 a flat [member, score, ...]
+        boolean pairs = reply.size() > 0 && reply.get(0).size() == 2;
+        int step = pairs ? 1 : 2;
+        for (int i = 0; i < reply.size(); i += step) {
+            String id = pairs ? reply.get(i).get(0).toString() : reply.get(i).toString();
+            long beat = (long) Double.parseDouble(pairs ? reply.get(i).get(1).toString() : reply.get(i + 1).toString());
+            long age = Math.max(0, now - beat);
+            workers.add(new WorkerView(id, beat, age, age < expiry));
+        }
+        workers.sort(Comparator.comparingLong(WorkerView::ageMs));
+        return workers;
+    }
+}

@@ -1,0 +1,118 @@
+package io.dedupq.dashboard;
+
+import static io.dedupq.support.Api.awaitStatus;
+import static io.dedupq.support.Api.flaky;
+import static io.dedupq.support.Api.post;
+import static io.dedupq.support.Api.task;
+import static io.dedupq.support.Api.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.RedisTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.io.File;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The dashboard in a real headless Chromium (Debian's chromium and chromedriver): counts that
+ * change after tasks are enqueued, a dead letter retried by a click, a task looked up by id.
+ * Screenshots land in target/dashboard*.png.
+ */
+@QuarkusTest
+@WithTestResource(RedisTestResource.class)
+class DashboardBrowserTest {
+
+    private static final String CHROMIUM = "/usr/bin/chromium";
+    private static final String CHROMEDRIVER = "/usr/bin/chromedriver";
+    private static final String QUEUE = "flaky";
+
+    @TestHTTPResource("/")
+    URL root;
+
+    @Inject
+    FlakyHandler handler;
+
+    private ChromeDriver browser;
+    private WebDriverWait wait;
+    private Path profile;
+
+    @BeforeEach
+    void openBrowser() throws IOException {
+        profile = Files.createTempDirectory(Path.of("target"), "chromium-profile");
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM).addArguments("--headless", "--no-sandbox",
+                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--window-size=1280,1200",
+                "--user-data-dir=" + profile.toAbsolutePath());
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(new File(CHROMEDRIVER)).usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        wait = new WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(200));
+    }
+
+    @AfterEach
+    void closeBrowser() throws IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        try (Stream<Path> files = Files.walk(profile)) {
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+    }
+
+    @Test
+    void countsGoLiveAndADeadLetterIsRetriedByAClick() throws IOException {
+        browser.get(root.toString());
+        wait.until(ExpectedConditions.urlContains("/dashboard/"));
+        By enqueuedCell = By.cssSelector("#queues tr[data-queue='" + QUEUE + "'] td[data-field='enqueued']");
+        long before = Long.parseLong(wait.until(ExpectedConditions.visibilityOfElementLocated(enqueuedCell)).getText());
+
+        for (int i = 0; i < 3; i++) {
+            assertEquals(202, post(task(uniqueId("dash"), "flaky", flaky(0))));
+        }
+        wait.until(ExpectedConditions.textToBe(enqueuedCell, Long.toString(before + 3)));
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#workers .dot.alive")));
+
+        // three retryable failures use up the queue's three attempts: the task is dead
+        String doomed = uniqueId("dash-dead");
+        assertEquals(202, post(task(doomed, "flaky", flaky(3))));
+        awaitStatus(doomed, "dead");
+        By deadRow = By.cssSelector("#dead tr[data-id='" + doomed + "']");
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(deadRow, "failure 3 of 3"));
+        screenshot("target/dashboard-dead-letter.png");
+
+        browser.findElement(deadRow).findElement(By.cssSelector("button.retry")).click();
+        awaitStatus(doomed, "succeeded");
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(deadRow));
+        assertEquals(4, handler.executions(doomed).size(), "three failures, then the retried run");
+
+        browser.findElement(By.id("task-id")).sendKeys(doomed);
+        browser.findElement(By.cssSelector("#lookup-form button")).click();
+        wait.until(ExpectedConditions.textToBe(By.cssSelector("#task dd[data-field='status']"), "succeeded"));
+        screenshot("target/dashboard.png");
+    }
+
+    private void screenshot(String file) throws IOException {
+        Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
+        Files.copy(shot, Path.of(file), StandardCopyOption.REPLACE_EXISTING);
+    }
+}

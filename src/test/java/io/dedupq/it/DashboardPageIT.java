@@ -1,0 +1,39 @@
+package io.dedupq.it;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.hasKey;
+
+import io.dedupq.support.RedisTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dashboard's files and the data it reads, served by the packaged application (the native
+ * binary under -Dnative, where they must have been included as resources).
+ */
+@QuarkusIntegrationTest
+@WithTestResource(RedisTestResource.class)
+class DashboardPageIT {
+
+    @Test
+    void rootLeadsToTheDashboardAndItsFilesAreServed() {
+        given().redirects().follow(false).get("/").then().statusCode(303)
+                .header("Location", endsWith("/dashboard/"));
+        given().get("/dashboard/").then().statusCode(200).contentType(containsString("text/html"))
+                .body(containsString("dedupq dashboard"));
+        given().get("/dashboard/dashboard.js").then().statusCode(200).body(containsString("/api/workers"));
+        given().get("/dashboard/dashboard.css").then().statusCode(200);
+    }
+
+    @Test
+    void workersListTheirHeartbeats() {
+        given().get("/api/workers").then().statusCode(200)
+                .body("$", everyItem(hasKey("ageMs")))
+                .body("alive", hasItem(true));
+    }
+}
