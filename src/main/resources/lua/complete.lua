@@ -1,71 +1,90 @@
 --[[
-  complete: record the outcome of one execution, only if that execution still owns the task.
+  complete: record the outcomes of N executions of one queue and worker in one call, each only
+  if that execution still owns its task.
 
   Ownership is the token stored in the task hash at claim time. An execution whose lock
   expired and whose task was claimed again by a newer execution is no longer the owner: its
   copy is removed from its processing list and nothing else changes, so it can never
   overwrite the newer owner's status. The lock is deleted only when it still holds our token.
   When the newer owner runs on this same worker, the copy in the list is the newer one's and
-  stays.
+  stays. Each outcome is judged on its own: one lost task does not affect the others.
 
   KEYS[1] processing list     {p:Q}:processing:<worker>
-  KEYS[2] lock                {p:Q}:lock:<id>
-  KEYS[3] done marker         {p:Q}:done:<id>
-  KEYS[4] task hash           {p:Q}:task:<id>
-  KEYS[5] stats hash          {p:Q}:stats
-  KEYS[6] delayed zset        {p:Q}:delayed
-  KEYS[7] dead list           {p:Q}:dead
-  ARGV[1] the envelope as claimed (removed from the processing list)
-  ARGV[2] lock token of this execution
-  ARGV[3] now (ms)
-  ARGV[4] outcome: succeeded | retrying | failed | dead
-  ARGV[5] dedup window (ms): how long the done marker and the task hash stay
-  ARGV[6] succeeded: result JSON or ""; otherwise the error message
-  ARGV[7] retrying: the next envelope (attempt + 1); failed/dead: the dead-letter record
-  ARGV[8] retrying: when the next attempt is due (ms)
-  ARGV[9] worker id of this execution
+  KEYS[2] stats hash          {p:Q}:stats
+  KEYS[3] delayed zset        {p:Q}:delayed
+  KEYS[4] dead list           {p:Q}:dead
+  ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
+  ARGV[2] now (ms)
+  ARGV[3] dedup window (ms): how long the done marker and the task hash stay
+  ARGV[4] worker id of these executions
+  ARGV[5 + 7k .. 11 + 7k]     one outcome (k = 0 .. N-1):
+    id          the task id
+    envelope    the envelope as claimed (removed from the processing list)
+    token       lock token of this execution
+    outcome     succeeded | retrying | failed | dead
+    detail      succeeded: result JSON or ""; otherwise the error message
+    nextRecord  retrying: the next envelope (attempt + 1); failed/dead: the dead-letter record
+    dueAt       retrying: when the next attempt is due (ms)
 
   The token of every recorded outcome is kept as finishedBy, so a call that is sent again
-  after its reply was lost is recognised and answers 1 without changing anything.
+  after its reply was lost is recognised and answers 1 for it without changing anything.
 
-  Returns 1 when the outcome was recorded, 0 when this execution had lost the task.
+  Returns one entry per outcome, in order: 1 when recorded, 0 when that execution had lost
+  its task.
 ]]
-local token, now, outcome, window = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local prefix = ARGV[9] .. ':'
+local base, now, window = ARGV[1], ARGV[2], ARGV[3]
+local prefix = ARGV[4] .. ':'
+local counts = {}
 
-if redis.call('GET', KEYS[2]) == token then
-  redis.call('DEL', KEYS[2])
+local function count(field)
+  counts[field] = (counts[field] or 0) + 1
 end
-local owner = redis.call('HMGET', KEYS[4], 'token', 'finishedBy')
-if owner[1] ~= token then
-  if owner[2] == token then return 1 end
-  if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then
-    redis.call('LREM', KEYS[1], 1, ARGV[1])
+
+local function complete(id, envelope, token, outcome, detail, nextRecord, dueAt)
+  local lockKey, taskKey = base .. 'lock:' .. id, base .. 'task:' .. id
+  if redis.call('GET', lockKey) == token then
+    redis.call('DEL', lockKey)
   end
-  redis.call('HINCRBY', KEYS[5], 'lost_locks', 1)
-  return 0
-end
-redis.call('LREM', KEYS[1], 1, ARGV[1])
-redis.call('HSET', KEYS[4], 'finishedBy', token)
+  local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
+  if owner[1] ~= token then
+    if owner[2] == token then return 1 end
+    if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then
+      redis.call('LREM', KEYS[1], 1, envelope)
+    end
+    count('lost_locks')
+    return 0
+  end
+  redis.call('LREM', KEYS[1], 1, envelope)
+  redis.call('HSET', taskKey, 'finishedBy', token)
 
-if outcome == 'retrying' then
-  redis.call('HSET', KEYS[4], 'status', 'retrying', 'attempt', cjson.decode(ARGV[7]).attempt,
-    'lastError', ARGV[6], 'nextAttemptAt', ARGV[8], 'finishedAt', now)
-  redis.call('HDEL', KEYS[4], 'token', 'worker')
-  redis.call('ZADD', KEYS[6], ARGV[8], ARGV[7])
-  redis.call('HINCRBY', KEYS[5], 'retried', 1)
+  if outcome == 'retrying' then
+    redis.call('HSET', taskKey, 'status', 'retrying', 'attempt', cjson.decode(nextRecord).attempt,
+      'lastError', detail, 'nextAttemptAt', dueAt, 'finishedAt', now)
+    redis.call('HDEL', taskKey, 'token', 'worker')
+    redis.call('ZADD', KEYS[3], dueAt, nextRecord)
+    count('retried')
+    return 1
+  end
+
+  redis.call('HSET', taskKey, 'status', outcome, 'finishedAt', now)
+  redis.call('HDEL', taskKey, 'token', 'worker', 'nextAttemptAt')
+  if outcome == 'succeeded' then
+    if detail ~= '' then redis.call('HSET', taskKey, 'result', detail) end
+  else
+    redis.call('HSET', taskKey, 'lastError', detail, 'deadRecord', nextRecord)
+    redis.call('LPUSH', KEYS[4], nextRecord)
+  end
+  redis.call('SET', base .. 'done:' .. id, outcome, 'PX', window)
+  redis.call('PEXPIRE', taskKey, window)
+  count(outcome)
   return 1
 end
 
-redis.call('HSET', KEYS[4], 'status', outcome, 'finishedAt', now)
-redis.call('HDEL', KEYS[4], 'token', 'worker', 'nextAttemptAt')
-if outcome == 'succeeded' then
-  if ARGV[6] ~= '' then redis.call('HSET', KEYS[4], 'result', ARGV[6]) end
-else
-  redis.call('HSET', KEYS[4], 'lastError', ARGV[6], 'deadRecord', ARGV[7])
-  redis.call('LPUSH', KEYS[7], ARGV[7])
+local replies = {}
+for i = 5, #ARGV, 7 do
+  replies[#replies + 1] = complete(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
 end
-redis.call('SET', KEYS[3], outcome, 'PX', window)
-redis.call('PEXPIRE', KEYS[4], window)
-redis.call('HINCRBY', KEYS[5], outcome, 1)
-return 1
+for field, n in pairs(counts) do
+  redis.call('HINCRBY', KEYS[2], field, n)
+end
+return replies

@@ -6,29 +6,48 @@ import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.StoreUnavailableException;
 import io.dedupq.queue.TaskStatus;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 
 /**
- * Records the outcome of one execution with complete.lua. While Redis is unreachable the
- * outcome is retried with backoff (the handler already ran; its outcome must not be lost),
- * until it lands or the worker gives up at shutdown, when the copy is requeued instead.
+ * Records outcomes with complete.lua, in groups: each queue has one lane, a thread that sends
+ * whatever outcomes are waiting in one call. An outcome that finds the lane idle goes out at
+ * once; those that arrive while a call is in flight go together in the next one. So a quiet
+ * worker adds no delay and a busy one spends one round trip per group, not per task. The
+ * handler's thread waits until its outcome is recorded (its copy stays in the processing list
+ * until then, and the dispatcher counts it as running).
+ *
+ * <p>While Redis is unreachable a group is sent again with backoff (the handlers already ran;
+ * their outcomes must not be lost; complete.lua recognises an outcome it already recorded),
+ * until it lands or the worker gives up at shutdown, when the copies are requeued instead.
  */
 @ApplicationScoped
 public class Finisher {
 
     private static final Logger LOG = Logger.getLogger(Finisher.class);
     private static final Backoff RETRY = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5));
+    /** Most outcomes in one call: bounds the script's run time and the reply. */
+    static final int MAX_GROUP = 256;
 
     private final RedisCalls redis;
     private final RedisKeys keys;
     private final WorkerIdentity worker;
     private final QueuePartitions partitions;
     private final Clock clock;
+    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
 
     public Finisher(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions, Clock clock) {
         this.redis = redis;
@@ -38,40 +57,118 @@ public class Finisher {
         this.clock = clock;
     }
 
+    /** Ends the lanes' threads (after the worker pool has stopped, nothing is waiting). */
+    @PreDestroy
+    void stop() {
+        lanes.values().forEach(lane -> lane.thread.interrupt());
+    }
+
+    /** One outcome waiting for its lane, and the answer its handler thread waits for. */
+    private record Outcome(Claim claim, TaskStatus status, String detail, String next, long dueAt,
+            BooleanSupplier keepTrying, CompletableFuture<Boolean> recorded) {
+    }
+
     /**
      * @param detail  the result JSON (succeeded, may be empty) or the error message
      * @param next    retrying: the next envelope; failed/dead: the dead-letter record
      * @param dueAt   retrying: when the next attempt is due (ms)
      * @return true when recorded, false when this execution had lost the task to a newer one
+     * @throws StoreUnavailableException when Redis failed and {@code keepTrying} said stop
      */
     public boolean finish(String queue, Claim claim, TaskStatus outcome, String detail, String next, long dueAt,
             BooleanSupplier keepTrying) {
-        String id = claim.id();
-        List<String> keyList = List.of(keys.processing(queue, worker.id()), keys.lock(queue, id), keys.done(queue, id),
-                keys.task(queue, id), keys.stats(queue), keys.delayed(queue), keys.dead(queue));
-        for (int attempt = 0; ; attempt++) {
-            List<String> args = List.of(claim.envelope(), claim.token(), Long.toString(clock.millis()), outcome.wire(),
-                    Long.toString(partitions.settings(queue).dedupWindow().toMillis()), detail,
-                    next == null ? "" : next, Long.toString(dueAt), worker.id());
-            try {
-                return redis.script(LuaScript.COMPLETE, keyList, args).toInteger() == 1;
-            } catch (StoreUnavailableException e) {
-                if (!keepTrying.getAsBoolean()) {
-                    throw e;
-                }
-                LOG.warnf("cannot record %s of task %s on queue %s yet (%s); retrying", outcome.wire(), id, queue,
-                        e.getMessage());
-                sleep(RETRY.delay(attempt));
-            }
-        }
-    }
-
-    private static void sleep(Duration delay) {
+        Outcome mine = new Outcome(claim, outcome, detail, next == null ? "" : next, dueAt, keepTrying,
+                new CompletableFuture<>());
+        lanes.computeIfAbsent(queue, Lane::new).waiting.add(mine);
         try {
-            Thread.sleep(delay.toMillis());
+            return mine.recorded.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while recording an outcome", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** The outcomes of one queue and the thread that sends them. */
+    private final class Lane implements Runnable {
+
+        private final String queue;
+        private final BlockingQueue<Outcome> waiting = new LinkedBlockingQueue<>();
+        private final Thread thread;
+
+        Lane(String queue) {
+            this.queue = queue;
+            thread = new Thread(this, "dedupq-" + queue + "-finisher");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        @Override
+        public void run() {
+            List<Outcome> group = new ArrayList<>(MAX_GROUP);
+            while (true) {
+                try {
+                    group.add(waiting.take());
+                } catch (InterruptedException e) {
+                    return;
+                }
+                waiting.drainTo(group, MAX_GROUP - 1);
+                send(group);
+                group.clear();
+            }
+        }
+
+        private void send(List<Outcome> group) {
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    Response replies = redis.script(LuaScript.COMPLETE,
+                            List.of(keys.processing(queue, worker.id()), keys.stats(queue), keys.delayed(queue),
+                                    keys.dead(queue)),
+                            arguments(group));
+                    for (int i = 0; i < group.size(); i++) {
+                        group.get(i).recorded.complete(replies.get(i).toInteger() == 1);
+                    }
+                    return;
+                } catch (StoreUnavailableException e) {
+                    if (group.stream().anyMatch(o -> !o.keepTrying.getAsBoolean())) {
+                        group.forEach(o -> o.recorded.completeExceptionally(e));
+                        return;
+                    }
+                    LOG.warnf("cannot record %d outcomes on queue %s yet (%s); retrying", group.size(), queue,
+                            e.getMessage());
+                    pause(RETRY.delay(attempt));
+                } catch (RuntimeException e) {
+                    group.forEach(o -> o.recorded.completeExceptionally(e));
+                    return;
+                }
+            }
+        }
+
+        private List<String> arguments(List<Outcome> group) {
+            List<String> args = new ArrayList<>(4 + 7 * group.size());
+            args.add(keys.base(queue));
+            args.add(Long.toString(clock.millis()));
+            args.add(Long.toString(partitions.settings(queue).dedupWindow().toMillis()));
+            args.add(worker.id());
+            for (Outcome o : group) {
+                args.add(o.claim.id());
+                args.add(o.claim.envelope());
+                args.add(o.claim.token());
+                args.add(o.status.wire());
+                args.add(o.detail);
+                args.add(o.next);
+                args.add(Long.toString(o.dueAt));
+            }
+            return args;
+        }
+
+        private void pause(Duration delay) {
+            try {
+                Thread.sleep(delay.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,7 +46,10 @@ class CompleteOwnershipTest {
     }
 
     private Running claimedBy(String worker, String token) {
-        String queue = uniqueId("complete");
+        return claimedBy(uniqueId("complete"), worker, token);
+    }
+
+    private Running claimedBy(String queue, String worker, String token) {
         String id = uniqueId("task");
         String envelope = Envelopes.flaky(id, 0);
         redis.hset(keys.task(queue, id), "id", id, "type", "flaky", "queue", queue, "status", "running",
@@ -55,13 +59,25 @@ class CompleteOwnershipTest {
         return new Running(queue, id, envelope);
     }
 
+    /** One outcome for complete.lua: whose execution, what happened, and what goes with it. */
+    private record Outcome(Running task, String token, String outcome, String detail, String next) {
+    }
+
     private long complete(Running task, String worker, String token, String outcome, String detail, String next) {
-        return redis.script(LuaScript.COMPLETE,
-                List.of(keys.processing(task.queue(), worker), keys.lock(task.queue(), task.id()),
-                        keys.done(task.queue(), task.id()), keys.task(task.queue(), task.id()), keys.stats(task.queue()),
-                        keys.delayed(task.queue()), keys.dead(task.queue())),
-                List.of(task.envelope(), token, Long.toString(System.currentTimeMillis()), outcome, "60000", detail, next,
-                        DUE_AT, worker)).toLong();
+        return complete(task.queue(), worker, List.of(new Outcome(task, token, outcome, detail, next))).get(0);
+    }
+
+    /** One complete.lua call for all {@code outcomes} (same queue, same worker); its reply per outcome. */
+    private List<Long> complete(String queue, String worker, List<Outcome> outcomes) {
+        List<String> args = new ArrayList<>(List.of(keys.base(queue), Long.toString(System.currentTimeMillis()),
+                "60000", worker));
+        for (Outcome o : outcomes) {
+            args.addAll(List.of(o.task().id(), o.task().envelope(), o.token(), o.outcome(), o.detail(), o.next(), DUE_AT));
+        }
+        List<Long> replies = new ArrayList<>();
+        redis.script(LuaScript.COMPLETE, List.of(keys.processing(queue, worker), keys.stats(queue), keys.delayed(queue),
+                keys.dead(queue)), args).forEach(r -> replies.add(r.toLong()));
+        return replies;
     }
 
     @ParameterizedTest(name = "stale {0} changes nothing")
@@ -167,5 +183,60 @@ class CompleteOwnershipTest {
                 "the newer execution's copy stays");
         assertEquals("running", redis.hget(keys.task(task.queue(), task.id()), "status"));
         assertEquals(LOSER + ":9", redis.get(keys.lock(task.queue(), task.id())));
+    }
+
+    @Test
+    void oneCallRecordsAMixedGroupAndJudgesEachOutcomeOnItsOwn() {
+        String queue = uniqueId("complete");
+        Running ok = claimedBy(queue, OWNER, OWNER + ":1");
+        Running retry = claimedBy(queue, OWNER, OWNER + ":2");
+        Running dead = claimedBy(queue, OWNER, OWNER + ":3");
+        // this one was taken over by a newer execution on another worker; ours is a stale copy
+        Running lost = claimedBy(queue, "worker-newer", "worker-newer:7");
+        redis.lpush(keys.processing(queue, OWNER), lost.envelope());
+        String next = retry.envelope().replace("\"attempt\":0", "\"attempt\":1");
+        String record = "{\"id\":\"" + dead.id() + "\",\"error\":\"gone\"}";
+
+        List<Long> replies = complete(queue, OWNER, List.of(
+                new Outcome(ok, OWNER + ":1", "succeeded", "{\"n\":1}", ""),
+                new Outcome(retry, OWNER + ":2", "retrying", "boom", next),
+                new Outcome(lost, OWNER + ":4", "succeeded", "late", ""),
+                new Outcome(dead, OWNER + ":3", "dead", "gone", record)));
+
+        assertEquals(List.of(1L, 1L, 0L, 1L), replies, "recorded, recorded, lost, recorded");
+        assertEquals("succeeded", redis.hget(keys.task(queue, ok.id()), "status"));
+        assertEquals("{\"n\":1}", redis.hget(keys.task(queue, ok.id()), "result"));
+        assertEquals("succeeded", redis.get(keys.done(queue, ok.id())));
+        assertEquals("retrying", redis.hget(keys.task(queue, retry.id()), "status"));
+        assertFalse(redis.exists(keys.done(queue, retry.id())), "a retrying task is not done");
+        assertEquals("dead", redis.hget(keys.task(queue, dead.id()), "status"));
+        assertEquals(List.of(record), redis.lrange(keys.dead(queue)));
+        assertEquals("running", redis.hget(keys.task(queue, lost.id()), "status"), "the newer owner's status stands");
+        assertEquals("worker-newer:7", redis.get(keys.lock(queue, lost.id())), "the newer owner's lock stands");
+        for (Running task : List.of(ok, retry, dead)) {
+            assertFalse(redis.exists(keys.lock(queue, task.id())), "released: " + task.id());
+        }
+        assertEquals(0, redis.llen(keys.processing(queue, OWNER)), "every copy of ours left the processing list");
+        assertEquals(1, redis.llen(keys.processing(queue, "worker-newer")), "the newer owner's copy is untouched");
+        String stats = keys.stats(queue);
+        assertEquals(List.of("1", "1", "1", "1"), List.of(redis.hget(stats, "succeeded"), redis.hget(stats, "retried"),
+                redis.hget(stats, "dead"), redis.hget(stats, "lost_locks")), "each outcome counted once");
+    }
+
+    @Test
+    void aGroupSentAgainAfterALostReplyAnswersAsBeforeAndCountsNothingTwice() {
+        String queue = uniqueId("complete");
+        Running first = claimedBy(queue, OWNER, OWNER + ":1");
+        Running second = claimedBy(queue, OWNER, OWNER + ":2");
+        List<Outcome> group = List.of(new Outcome(first, OWNER + ":1", "succeeded", "", ""),
+                new Outcome(second, OWNER + ":2", "failed", "no", "{}"));
+        assertEquals(List.of(1L, 1L), complete(queue, OWNER, group));
+
+        assertEquals(List.of(1L, 1L), complete(queue, OWNER, group), "the resend is recognised, not a lost lock");
+
+        assertEquals("1", redis.hget(keys.stats(queue), "succeeded"));
+        assertEquals("1", redis.hget(keys.stats(queue), "failed"));
+        assertNull(redis.hget(keys.stats(queue), "lost_locks"));
+        assertEquals(1, redis.llen(keys.dead(queue)), "dead-lettered once");
     }
 }
