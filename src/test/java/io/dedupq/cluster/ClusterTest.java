@@ -9,6 +9,7 @@ import static io.dedupq.support.Api.payment;
 import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.submitBatch;
+import static io.dedupq.support.Api.submitUntilAnswered;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.Api.voucher;
@@ -32,7 +33,6 @@ import io.dedupq.support.TestRedis;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
-import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -152,27 +152,13 @@ class ClusterTest {
         String id = uniqueId("pay");
         Map<String, Object> task = task(id, "payment", payment(accountId, "5.00"));
 
-        List<String> answers = Concurrently.run(8, 100, i -> answerAfterRetries(task));
+        List<String> answers = Concurrently.run(8, 100, i -> submitUntilAnswered(task));
 
         Map<String, Long> counts = answers.stream().collect(Collectors.groupingBy(a -> a, Collectors.counting()));
         assertTrue(Set.of("202", "200 duplicate").containsAll(counts.keySet()), "answers: " + counts);
         assertTrue(counts.getOrDefault("202", 0L) <= 1, "accepted at most once: " + counts);
         awaitStatus(id, "succeeded");
         assertEquals(1, account(accountId).getList("ledger").size());
-    }
-
-    /**
-     * What a producer ends up with when it retries a 503 with the same id, as README tells it
-     * to (a 2-core machine under load may time out); a lost 202 then reads as a duplicate.
-     */
-    private static String answerAfterRetries(Map<String, Object> task) {
-        for (int attempt = 0; ; attempt++) {
-            Response response = submit(task);
-            if (response.statusCode() != 503 || attempt == 20) {
-                boolean duplicate = Boolean.TRUE.equals(response.jsonPath().get("duplicate"));
-                return response.statusCode() + (duplicate ? " duplicate" : "");
-            }
-        }
     }
 
     @Test

@@ -4,26 +4,27 @@ import static io.dedupq.support.Api.account;
 import static io.dedupq.support.Api.awaitStatus;
 import static io.dedupq.support.Api.openAccount;
 import static io.dedupq.support.Api.payment;
-import static io.dedupq.support.Api.submit;
+import static io.dedupq.support.Api.submitUntilAnswered;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.support.Concurrently;
 import io.dedupq.support.RedisTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import io.restassured.response.Response;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** A thousand producers racing with the same payment id: one is accepted, the account is charged once. */
+/** A thousand producers racing with the same payment id (retrying 503s with it): accepted at most once, charged once. */
 @QuarkusTest
 @WithTestResource(RedisTestResource.class)
 class ConcurrentSameIdSubmissionTest {
@@ -37,12 +38,14 @@ class ConcurrentSameIdSubmissionTest {
         String id = uniqueId("pay");
         Map<String, Object> task = task(id, "payment", payment(accountId, "12.34"));
 
-        // "202" or "200 duplicate=true"; anything else (503, 409, 200 without the flag) shows up as itself
-        List<String> answers = Concurrently.run(THREADS, SUBMISSIONS, i -> describe(submit(task)));
+        // "202" or "200 duplicate"; anything else (409, 200 without the flag, a 503 that outlasted
+        // the retries) shows up as itself. A 202 lost to a timeout reads as a duplicate on the retry.
+        List<String> answers = Concurrently.run(THREADS, SUBMISSIONS, i -> submitUntilAnswered(task));
 
         Map<String, Long> counts = answers.stream()
                 .collect(Collectors.groupingBy(Function.identity(), TreeMap::new, Collectors.counting()));
-        assertEquals(Map.of("202", 1L, "200 duplicate", (long) SUBMISSIONS - 1), counts);
+        assertTrue(Set.of("202", "200 duplicate").containsAll(counts.keySet()), "answers: " + counts);
+        assertTrue(counts.getOrDefault("202", 0L) <= 1, "accepted at most once: " + counts);
 
         awaitStatus(id, "succeeded");
         JsonPath account = account(accountId);
@@ -51,13 +54,5 @@ class ConcurrentSameIdSubmissionTest {
         assertEquals(1, account.getList("ledger").size(), "and nothing else was debited");
         assertEquals(0, new BigDecimal("87.66").compareTo(account.get("balance")),
                 "the balance dropped exactly once: " + account.prettify());
-    }
-
-    private static String describe(Response response) {
-        int status = response.statusCode();
-        if (status == 200 && Boolean.TRUE.equals(response.jsonPath().get("duplicate"))) {
-            return "200 duplicate";
-        }
-        return Integer.toString(status);
     }
 }

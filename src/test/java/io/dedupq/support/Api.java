@@ -65,6 +65,27 @@ public final class Api {
         return given().contentType(ContentType.JSON).body(task).post("/api/tasks");
     }
 
+    /**
+     * POST /api/tasks until the answer is not a 503, as README tells producers (retry with the same
+     * id; a busy 2-core machine does time out), and describe it: "202", "200 duplicate", or the
+     * status. A 202 whose reply was lost to a timeout reads as "200 duplicate" on the retry.
+     */
+    public static String submitUntilAnswered(Map<String, Object> task) {
+        for (int attempt = 0; ; attempt++) {
+            Response response = submit(task);
+            if (response.statusCode() != 503 || attempt == 20) {
+                boolean duplicate = Boolean.TRUE.equals(response.jsonPath().get("duplicate"));
+                return response.statusCode() + (duplicate ? " duplicate" : "");
+            }
+            try {
+                Thread.sleep(200); // the circuit breaker stays open for 2 s: 20 tries outlast it
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
     /** POST /api/tasks/batch with {"tasks": [...]}, the whole response. */
     public static Response submitBatch(List<Map<String, Object>> tasks) {
         return given().contentType(ContentType.JSON).body(Map.of("tasks", tasks)).post("/api/tasks/batch");
