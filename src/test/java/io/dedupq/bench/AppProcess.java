@@ -45,6 +45,8 @@ public final class AppProcess implements AutoCloseable {
                     .redirectOutput(log.toFile());
             builder.environment().put("REDIS_URL", redisUrl);
             Process process = builder.start();
+            // an interrupted benchmark (Ctrl-C, SIGTERM) leaves no JVM of ours behind
+            Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
             awaitHttp(process, port, log);
             return new AppProcess(process, port, log, (System.nanoTime() - t0) / 1_000_000);
         } catch (IOException e) {

@@ -47,6 +47,7 @@ public final class Benchmark {
                 Integer.parseInt(env.getOrDefault("WARMUP", "2000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
                 BenchSettings.props(env.get("BENCH_APP_PROPS")), out);
         RedisProcess redis = RedisProcess.start(out.resolve("redis"), "--appendonly", "no", "--save", "");
+        Runtime.getRuntime().addShutdownHook(new Thread(redis::stop));
         try {
             BenchSettings settings = new BenchSettings(base.jar(), redis.url(), base.jobs(), base.dupRatio(), base.seed(),
                     base.chunk(), base.probes(), base.warmup(), base.timeoutSeconds(), base.appProps(), out);

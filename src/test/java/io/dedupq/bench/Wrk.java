@@ -35,13 +35,12 @@ public final class Wrk {
 
     /** {@code batch} tasks per request; 1 uses POST /api/tasks, more POST /api/tasks/batch. */
     public Result run(int port, int connections, int batch, int seconds, String nonce, CpuMeter cpu) {
-        String script = batch == 1 ? "single.lua" : "batch.lua";
         Path log = out.resolve("logs").resolve("wrk-" + nonce + ".txt");
         try {
             Files.createDirectories(log.getParent());
             cpu.begin();
             Process wrk = new ProcessBuilder("wrk", "-t2", "-c" + connections, "-d" + seconds + "s", "--latency",
-                    "-s", scripts.resolve(script).toString(), "http://127.0.0.1:" + port, "--", nonce,
+                    "-s", scripts.resolve("enqueue.lua").toString(), "http://127.0.0.1:" + port, "--", nonce,
                     Integer.toString(batch)).redirectErrorStream(true).redirectOutput(log.toFile()).start();
             wrk.waitFor();
             CpuMeter.Usage usage = cpu.end();
