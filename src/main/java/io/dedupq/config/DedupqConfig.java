@@ -93,6 +93,14 @@ public interface DedupqConfig {
         /** On shutdown, how long running handlers may finish before their copies are requeued. */
         @WithDefault("25s")
         Duration shutdownGrace();
+
+        /**
+         * A dispatcher loop that has not come round for this long turns liveness DOWN (its
+         * handlers hold every slot and do not return, or the loop died). Keep it above the
+         * longest run of a handler, and well above block-timeout plus 5 s.
+         */
+        @WithDefault("10m")
+        Duration livenessTimeout();
     }
 
     interface Jobs {

@@ -40,6 +40,7 @@ public class Dispatcher {
     private volatile boolean finishing = true;
     private boolean needsRecovery = true;
     private long lastRecovery;
+    private volatile long lastTurn = System.nanoTime();
 
     public Dispatcher(String queue, DedupqConfig.QueueConfig settings, Claimer claimer, TaskRunner runner) {
         this.queue = queue;
@@ -63,6 +64,15 @@ public class Dispatcher {
 
     public void start() {
         loop.start();
+    }
+
+    /**
+     * True when the loop died, or has not come round for longer than {@code limit}: every
+     * handler slot held by handlers that do not return, or a call that never ends. Liveness
+     * reports it; after {@link #stopClaiming()} the loop ends on purpose and is never stalled.
+     */
+    public boolean stalled(Duration limit) {
+        return claiming && (!loop.isAlive() || System.nanoTime() - lastTurn > limit.toNanos());
     }
 
     /**
@@ -90,6 +100,7 @@ public class Dispatcher {
     private void run() {
         int failures = 0;
         while (claiming) {
+            lastTurn = System.nanoTime();
             if (needsRecovery || System.nanoTime() - lastRecovery > RECOVERY_EVERY.toNanos()) {
                 recoverOwnCopies();
             }

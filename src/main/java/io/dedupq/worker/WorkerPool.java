@@ -6,8 +6,8 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,7 +29,7 @@ public class WorkerPool {
     private final DelayedPromoter promoter;
     private final Reaper reaper;
     private final Watchdog watchdog;
-    private final List<Dispatcher> dispatchers = new ArrayList<>();
+    private final List<Dispatcher> dispatchers = new CopyOnWriteArrayList<>();
 
     public WorkerPool(DedupqConfig config, QueuePartitions partitions, WorkerIdentity worker, Heartbeat heartbeat,
             Claimer claimer, TaskRunner runner, DelayedPromoter promoter, Reaper reaper, Watchdog watchdog) {
@@ -42,6 +42,11 @@ public class WorkerPool {
         this.promoter = promoter;
         this.reaper = reaper;
         this.watchdog = watchdog;
+    }
+
+    /** The running dispatchers, one per queue; empty on a pod without workers. */
+    public List<Dispatcher> dispatchers() {
+        return List.copyOf(dispatchers);
     }
 
     void onStart(@Observes StartupEvent event) {

@@ -1,0 +1,61 @@
+package io.dedupq.support;
+
+import io.dedupq.handler.ExecutionContext;
+import io.dedupq.handler.TaskHandler;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A test-only task type ("blocking", queue "blocking", one slot in the test profile) whose
+ * handler does not return until the test releases its task id, so the queue's dispatcher really
+ * stops coming round. It gives up after a minute so that a failed test never hangs the suite.
+ */
+@ApplicationScoped
+public class BlockingHandler implements TaskHandler<BlockingHandler.Payload> {
+
+    /** Nothing: the task id is what the test releases. */
+    public record Payload() {
+    }
+
+    public static final String TYPE = "blocking";
+
+    private final Map<String, CountDownLatch> gates = new ConcurrentHashMap<>();
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
+
+    @Override
+    public String type() {
+        return TYPE;
+    }
+
+    @Override
+    public Class<Payload> payloadType() {
+        return Payload.class;
+    }
+
+    @Override
+    public Object handle(Payload payload, ExecutionContext ctx) throws InterruptedException {
+        running.add(ctx.taskId());
+        try {
+            gate(ctx.taskId()).await(1, TimeUnit.MINUTES);
+            return null;
+        } finally {
+            running.remove(ctx.taskId());
+        }
+    }
+
+    public boolean running(String id) {
+        return running.contains(id);
+    }
+
+    public void release(String id) {
+        gate(id).countDown();
+    }
+
+    private CountDownLatch gate(String id) {
+        return gates.computeIfAbsent(id, k -> new CountDownLatch(1));
+    }
+}
