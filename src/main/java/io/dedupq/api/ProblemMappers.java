@@ -5,6 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.queue.InvalidTaskException;
 import io.dedupq.queue.StoreUnavailableException;
+import io.dedupq.security.ApiKeyMechanism;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
@@ -47,6 +51,20 @@ public class ProblemMappers {
                 "the task store (Redis) did not answer; a write may or may not have taken effect. Retry later "
                         + "with the same task id: a task that did get through then answers 200 as a duplicate")))
                 .header("Retry-After", config.api().retryAfterSeconds()).build();
+    }
+
+    /** No key, or a key that matches none: the caller is not known. */
+    @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
+    public Response unauthenticated(RuntimeException e) {
+        return Response.fromResponse(respond(Problem.of(401, "unauthenticated", "Unauthorized",
+                "send a valid API key in the " + ApiKeyMechanism.HEADER + " header")))
+                .header("WWW-Authenticate", "ApiKey header=\"" + ApiKeyMechanism.HEADER + "\"").build();
+    }
+
+    /** A known key without the role this endpoint needs. */
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return respond(Problem.of(403, "forbidden", "Forbidden", "this API key does not have the role this endpoint needs"));
     }
 
     @ServerExceptionMapper

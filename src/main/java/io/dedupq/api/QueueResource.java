@@ -2,6 +2,8 @@ package io.dedupq.api;
 
 import io.dedupq.queue.QueueStats;
 import io.dedupq.queue.TaskQueue;
+import io.dedupq.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -9,6 +11,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /** Counts per queue, for operators, dashboards and autoscalers. */
+@RolesAllowed(Roles.OPERATOR)
 @Path("/api/queues")
 @Produces(MediaType.APPLICATION_JSON)
 public class QueueResource {

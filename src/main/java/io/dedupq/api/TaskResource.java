@@ -5,7 +5,9 @@ import io.dedupq.queue.EnqueueResult;
 import io.dedupq.queue.TaskCanceller;
 import io.dedupq.queue.TaskQueue;
 import io.dedupq.queue.TaskView;
+import io.dedupq.security.Roles;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -17,6 +19,7 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 
 /** Enqueue tasks and read their status. */
+@RolesAllowed(Roles.PRODUCER)
 @Path("/api/tasks")
 @Produces(MediaType.APPLICATION_JSON)
 public class TaskResource {

@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithDefaults;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -18,6 +19,10 @@ public interface DedupqConfig {
     Api api();
 
     Worker worker();
+
+    Metrics metrics();
+
+    Security security();
 
     /** Per-queue settings; a queue that is routed to but not listed gets the defaults. */
     @WithDefaults
@@ -119,6 +124,32 @@ public interface DedupqConfig {
         /** Roll-ups kept in {@code <prefix>:rollups}, newest first (1440: a day of minutes). */
         @WithDefault("1440")
         int rollupKeep();
+    }
+
+    interface Security {
+        /**
+         * Require an API key (X-API-Key) on /api. On in prod; the dev and test profiles switch it
+         * off. On with no key configured, the application refuses to start.
+         */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** API keys by name (the name is the caller's principal). */
+        Map<String, ApiKey> keys();
+
+        interface ApiKey {
+            /** The key itself, at least 16 characters; from env or a mounted secret, never from a committed file. */
+            String secret();
+
+            /** producer (enqueue, task status) and/or operator (everything, including stats and dead letters). */
+            List<String> roles();
+        }
+    }
+
+    interface Metrics {
+        /** How often the per-queue gauges (pending, processing, delayed, dead) are read from Redis. */
+        @WithDefault("5s")
+        Duration refreshInterval();
     }
 
     interface QueueConfig {

@@ -7,6 +7,7 @@ import io.dedupq.handler.FieldError;
 import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.handler.PayloadBinder;
 import io.dedupq.handler.TaskHandler;
+import io.dedupq.metrics.TaskMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -30,13 +31,16 @@ public class TaskQueue {
     private final ObjectMapper mapper;
     private final QueueStore store;
     private final Clock clock;
+    private final TaskMetrics metrics;
 
-    public TaskQueue(HandlerRegistry registry, PayloadBinder binder, ObjectMapper mapper, QueueStore store, Clock clock) {
+    public TaskQueue(HandlerRegistry registry, PayloadBinder binder, ObjectMapper mapper, QueueStore store, Clock clock,
+            TaskMetrics metrics) {
         this.registry = registry;
         this.binder = binder;
         this.mapper = mapper;
         this.store = store;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     /** A validated task, ready for enqueue.lua. */
@@ -61,7 +65,13 @@ public class TaskQueue {
         if (!errors.isEmpty()) {
             throw new InvalidTaskException(errors);
         }
-        return store.enqueue(prepared);
+        List<EnqueueResult> results = store.enqueue(prepared);
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i).accepted()) {
+                metrics.enqueued(prepared.get(i).queue(), prepared.get(i).type());
+            }
+        }
+        return results;
     }
 
     public Optional<TaskView> status(String id) {

@@ -1,6 +1,7 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
@@ -26,15 +27,17 @@ public class Claimer {
     private final DedupqConfig config;
     private final QueuePartitions partitions;
     private final Clock clock;
+    private final TaskMetrics metrics;
 
     public Claimer(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, DedupqConfig config,
-            QueuePartitions partitions, Clock clock) {
+            QueuePartitions partitions, Clock clock, TaskMetrics metrics) {
         this.redis = redis;
         this.keys = keys;
         this.worker = worker;
         this.config = config;
         this.partitions = partitions;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     /**
@@ -62,7 +65,9 @@ public class Claimer {
             claims.add(new Claim(reply.get(i).toString(), reply.get(i + 1).toString(), reply.get(i + 2).toString(),
                     reply.get(i + 3).toLong()));
         }
-        return new Claimed(reply.get(0).toInteger() == 1, reply.get(1).toLong(), reply.get(2).toLong(), claims);
+        Claimed claimed = new Claimed(reply.get(0).toInteger() == 1, reply.get(1).toLong(), reply.get(2).toLong(), claims);
+        metrics.claimed(queue, claimed.duplicates(), claimed.deadLettered());
+        return claimed;
     }
 
     /** Waits up to the block timeout for an envelope and moves it to processing; null if none came. */

@@ -2,6 +2,7 @@ package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.lock.DistributedLock;
+import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
@@ -31,10 +32,11 @@ public class Reaper {
     private final DistributedLock lock;
     private final DedupqConfig config;
     private final Clock clock;
+    private final TaskMetrics metrics;
     private final PeriodicLoop loop = new PeriodicLoop("reaper");
 
     public Reaper(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, Claimer claimer, WorkerIdentity self,
-            Heartbeat heartbeat, DistributedLock lock, DedupqConfig config, Clock clock) {
+            Heartbeat heartbeat, DistributedLock lock, DedupqConfig config, Clock clock, TaskMetrics metrics) {
         this.redis = redis;
         this.keys = keys;
         this.partitions = partitions;
@@ -44,6 +46,7 @@ public class Reaper {
         this.lock = lock;
         this.config = config;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     public void start() {
@@ -80,6 +83,7 @@ public class Reaper {
                     continue;
                 }
                 long moved = claimer.requeueExpired(queue, worker, cutoff, forgetBefore);
+                metrics.reaped(queue, moved);
                 if (moved > 0) {
                     LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", queue, worker, moved);
                 }

@@ -9,6 +9,7 @@ import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.handler.PayloadBinder;
 import io.dedupq.handler.PermanentFailure;
 import io.dedupq.handler.TaskHandler;
+import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.Envelope;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.TaskStatus;
@@ -35,9 +36,10 @@ public class TaskRunner {
     private final ObjectMapper mapper;
     private final QueuePartitions partitions;
     private final Clock clock;
+    private final TaskMetrics metrics;
 
     public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Finisher finisher, Watchdog watchdog,
-            ObjectMapper mapper, QueuePartitions partitions, Clock clock) {
+            ObjectMapper mapper, QueuePartitions partitions, Clock clock, TaskMetrics metrics) {
         this.registry = registry;
         this.binder = binder;
         this.finisher = finisher;
@@ -45,6 +47,7 @@ public class TaskRunner {
         this.mapper = mapper;
         this.partitions = partitions;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     public void run(String queue, Claim claim, BooleanSupplier keepTrying) {
@@ -57,11 +60,12 @@ public class TaskRunner {
             // large, nesting too deep, a field of the wrong type
             envelope = null;
         }
+        metrics.started(queue, envelope);
         String outcome = envelope == null
                 ? fail(queue, null, claim, TaskStatus.FAILED, "malformed envelope", keepTrying)
                 : execute(queue, envelope, claim, keepTrying);
         LOG.infof("task=%s queue=%s type=%s attempt=%d outcome=%s duration_ms=%d", claim.id(), queue,
-                envelope == null ? "?" : envelope.type(), envelope == null ? 0 : envelope.attempt(), outcome,
+                typeOf(envelope), envelope == null ? 0 : envelope.attempt(), outcome,
                 clock.millis() - started);
     }
 
@@ -81,15 +85,15 @@ public class TaskRunner {
         Object result;
         // the lock is kept alive only while the handler runs; the watch is closed before the outcome is written
         try (Watchdog.Watch watch = watchdog.watch(queue, claim)) {
-            result = invoke(handler, bound.value(),
-                    new ExecutionContext(claim.id(), QueuePartitions.queueOf(queue), envelope.attempt(), claim.fence(),
-                            watch::lost));
+            ExecutionContext ctx = new ExecutionContext(claim.id(), QueuePartitions.queueOf(queue), envelope.attempt(),
+                    claim.fence(), watch::lost);
+            result = metrics.timeHandler(queue, envelope.type(), () -> invoke(handler, bound.value(), ctx));
         } catch (PermanentFailure e) {
             return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), keepTrying);
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
             return retryOrBury(queue, envelope, claim, describe(e), keepTrying);
         }
-        return record(queue, claim, TaskStatus.SUCCEEDED, toJson(result), null, 0, keepTrying);
+        return record(queue, envelope, claim, TaskStatus.SUCCEEDED, toJson(result), null, 0, keepTrying);
     }
 
     @SuppressWarnings("unchecked")
@@ -104,7 +108,7 @@ public class TaskRunner {
         }
         long dueAt = clock.millis()
                 + new Backoff(settings.backoffBase(), settings.backoffMax()).delay(envelope.attempt()).toMillis();
-        return record(queue, claim, TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt, keepTrying);
+        return record(queue, envelope, claim, TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt, keepTrying);
     }
 
     /** Dead-letters the copy; {@code envelope} is null when the copy could not be read. */
@@ -119,12 +123,13 @@ public class TaskRunner {
         deadLetter.put("error", error);
         deadLetter.put("failedAt", clock.millis());
         deadLetter.put("envelope", claim.envelope());
-        return record(queue, claim, outcome, error, deadLetter.toString(), 0, keepTrying);
+        return record(queue, envelope, claim, outcome, error, deadLetter.toString(), 0, keepTrying);
     }
 
-    private String record(String queue, Claim claim, TaskStatus outcome, String detail, String next, long dueAt,
-            BooleanSupplier keepTrying) {
+    private String record(String queue, Envelope envelope, Claim claim, TaskStatus outcome, String detail, String next,
+            long dueAt, BooleanSupplier keepTrying) {
         boolean recorded = finisher.finish(queue, claim, outcome, detail, next, dueAt, keepTrying);
+        metrics.finished(queue, typeOf(envelope), outcome.wire(), recorded);
         return recorded ? outcome.wire() : outcome.wire() + " (not recorded: a newer execution owns the task)";
     }
 
@@ -145,6 +150,10 @@ public class TaskRunner {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("envelope of " + envelope.id() + " cannot be written", e);
         }
+    }
+
+    private static String typeOf(Envelope envelope) {
+        return envelope == null ? TaskMetrics.UNKNOWN_TYPE : envelope.type();
     }
 
     private static String describe(Throwable e) {

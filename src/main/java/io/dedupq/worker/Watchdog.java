@@ -2,6 +2,7 @@ package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.handler.HandlerRegistry;
+import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
@@ -34,16 +35,18 @@ public class Watchdog {
     private final HandlerRegistry registry;
     private final DedupqConfig config;
     private final QueuePartitions partitions;
+    private final TaskMetrics metrics;
     private final Set<Watch> watched = ConcurrentHashMap.newKeySet();
     private final PeriodicLoop loop = new PeriodicLoop("watchdog");
 
     public Watchdog(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, DedupqConfig config,
-            QueuePartitions partitions) {
+            QueuePartitions partitions, TaskMetrics metrics) {
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
         this.config = config;
         this.partitions = partitions;
+        this.metrics = metrics;
     }
 
     /**
@@ -142,11 +145,13 @@ public class Watchdog {
     /** The one place where an extension succeeded. */
     private void extended(Watch watch, long sentAt) {
         watch.dueAt = watch.nextDue(sentAt);
+        metrics.lockExtended(watch.queue);
     }
 
     /** The one place where an execution is found to have lost its lock. */
     private void lockLost(Watch watch) {
         if (watch.markLost()) {
+            metrics.lockLost(watch.queue, "watchdog");
             LOG.warnf("queue %s: task %s (token %s) lost its lock; its handler is interrupted and its outcome will not "
                     + "overwrite a newer execution's", watch.queue, watch.claim.id(), watch.claim.token());
         }

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.dedupq.api.JsonBodies;
 import io.dedupq.api.Params;
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.security.Roles;
 import io.dedupq.tasks.MoneyAmount;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Digits;
@@ -23,6 +25,7 @@ import jakarta.ws.rs.core.Response;
 import java.math.BigDecimal;
 
 /** Open an account and audit it: balance and every debit with the task and fencing token that made it. */
+@RolesAllowed(Roles.OPERATOR)
 @Path("/api/accounts/{id}")
 @Produces(MediaType.APPLICATION_JSON)
 public class AccountResource {

@@ -1,0 +1,125 @@
+package io.dedupq.metrics;
+
+import io.dedupq.queue.Envelope;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The counters and timers of this process, exported on /q/metrics. Each is counted where it
+ * happens, so they are per pod and add up across pods. Tags: {@code queue} always, {@code type}
+ * wherever the task type is known: not for duplicates dropped by claim.lua and reaped copies
+ * (Redis hands them back as counts), nor for lock extensions and lost locks (the watchdog
+ * knows the queue and id only).
+ */
+@ApplicationScoped
+public class TaskMetrics {
+
+    /** The type tag of an entry whose envelope could not be read. */
+    public static final String UNKNOWN_TYPE = "unknown";
+
+    private final MeterRegistry registry;
+    private final Clock clock;
+
+    public TaskMetrics(MeterRegistry registry, Clock clock) {
+        this.registry = registry;
+        this.clock = clock;
+    }
+
+    /** A task accepted by enqueue.lua (duplicates and conflicts are not counted). */
+    public void enqueued(String queue, String type) {
+        count("dedupq.tasks.enqueued", queue, type, 1);
+    }
+
+    /** What one claim.lua call dropped: duplicates (any reason) and unparseable entries it dead-lettered. */
+    public void claimed(String queue, long duplicates, long unparseable) {
+        if (duplicates > 0) {
+            Counter.builder("dedupq.duplicates.skipped").tag("queue", queue)
+                    .description("copies dropped by claim.lua without running (done, locked or stale)")
+                    .register(registry).increment(duplicates);
+        }
+        count("dedupq.tasks.dead.lettered", queue, UNKNOWN_TYPE, unparseable);
+    }
+
+    /** A claimed copy starts to run; for a first attempt, how long it waited since it was enqueued. */
+    public void started(String queue, Envelope envelope) {
+        String type = envelope == null ? UNKNOWN_TYPE : envelope.type();
+        count("dedupq.tasks.executed", queue, type, 1);
+        if (envelope != null && envelope.attempt() == 0 && envelope.enqueuedAt() > 0) {
+            // clocks of the enqueuing and the running pod may differ a little: never negative
+            timer("dedupq.tasks.start.latency", queue, type, "from enqueue to the start of the first attempt")
+                    .record(Math.max(0, clock.millis() - envelope.enqueuedAt()), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Runs the handler and records how long it took, whatever it threw. */
+    public <T> T timeHandler(String queue, String type, Callable<T> handler) throws Exception {
+        long started = System.nanoTime();
+        try {
+            return handler.call();
+        } finally {
+            timer("dedupq.handler.duration", queue, type, "time spent in the handler")
+                    .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /**
+     * The outcome complete.lua was asked to record. Not recorded means a newer execution owned
+     * the task: a lost lock, nothing else is counted.
+     */
+    public void finished(String queue, String type, String outcome, boolean recorded) {
+        if (!recorded) {
+            lockLost(queue, "complete");
+            return;
+        }
+        switch (outcome) {
+            case "succeeded" -> count("dedupq.tasks.succeeded", queue, type, 1);
+            case "retrying" -> count("dedupq.tasks.retried", queue, type, 1);
+            default -> {
+                // failed (permanent, invalid) or dead (attempts used up): both go to the dead list
+                count("dedupq.tasks.failed", queue, type, 1);
+                count("dedupq.tasks.dead.lettered", queue, type, 1);
+            }
+        }
+    }
+
+    /** The watchdog extended a running execution's lock. */
+    public void lockExtended(String queue) {
+        Counter.builder("dedupq.locks.extended").tag("queue", queue).register(registry).increment();
+    }
+
+    /**
+     * An execution lost its lock (it expired, or a newer execution took the task), as seen by
+     * the watchdog or by complete.lua refusing the outcome; one execution may be seen by both.
+     */
+    public void lockLost(String queue, String detectedBy) {
+        Counter.builder("dedupq.locks.lost").tag("queue", queue).tag("detected_by", detectedBy).register(registry)
+                .increment();
+    }
+
+    /** Copies of a dead worker the reaper put back on pending. */
+    public void reaped(String queue, long copies) {
+        if (copies > 0) {
+            Counter.builder("dedupq.tasks.reaped").tag("queue", queue)
+                    .description("copies of dead workers put back on pending").register(registry).increment(copies);
+        }
+    }
+
+    private void count(String name, String queue, String type, long n) {
+        if (n > 0) {
+            Counter.builder(name).tag("queue", queue).tag("type", type == null ? UNKNOWN_TYPE : type)
+                    .register(registry).increment(n);
+        }
+    }
+
+    private Timer timer(String name, String queue, String type, String description) {
+        return Timer.builder(name).tag("queue", queue).tag("type", type).description(description)
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(10)).register(registry);
+    }
+}

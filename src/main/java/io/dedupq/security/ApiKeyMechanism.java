@@ -1,0 +1,63 @@
+package io.dedupq.security;
+
+import io.dedupq.config.DedupqConfig;
+import io.quarkus.security.identity.IdentityProviderManager;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.AuthenticationRequest;
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.ChallengeData;
+import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
+import io.quarkus.vertx.http.runtime.security.HttpCredentialTransport;
+import io.smallrye.mutiny.Uni;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Set;
+
+/**
+ * Reads the {@code X-API-Key} header. With {@code dedupq.security.enabled=false} every request
+ * is an "anonymous" caller holding both roles, so the {@code @RolesAllowed} checks on the
+ * resources stay in place and simply pass. A request without the header stays anonymous and
+ * is refused by those checks (401); a wrong key fails authentication (401).
+ */
+@ApplicationScoped
+public class ApiKeyMechanism implements HttpAuthenticationMechanism {
+
+    public static final String HEADER = "X-API-Key";
+
+    private static final SecurityIdentity OPEN = QuarkusSecurityIdentity.builder()
+            .setPrincipal(new QuarkusPrincipal("anonymous")).addRoles(Set.of(Roles.PRODUCER, Roles.OPERATOR)).build();
+
+    private final boolean enabled;
+
+    public ApiKeyMechanism(DedupqConfig config) {
+        this.enabled = config.security().enabled();
+    }
+
+    @Override
+    public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identities) {
+        if (!enabled) {
+            return Uni.createFrom().item(OPEN);
+        }
+        String key = context.request().getHeader(HEADER);
+        if (key == null || key.isEmpty()) {
+            return Uni.createFrom().nullItem();
+        }
+        return identities.authenticate(new ApiKeyRequest(key));
+    }
+
+    @Override
+    public Uni<ChallengeData> getChallenge(RoutingContext context) {
+        return Uni.createFrom().item(new ChallengeData(401, "WWW-Authenticate", "ApiKey header=\"" + HEADER + "\""));
+    }
+
+    @Override
+    public Set<Class<? extends AuthenticationRequest>> getCredentialTypes() {
+        return Set.of(ApiKeyRequest.class);
+    }
+
+    @Override
+    public Uni<HttpCredentialTransport> getCredentialTransport(RoutingContext context) {
+        return Uni.createFrom().item(new HttpCredentialTransport(HttpCredentialTransport.Type.OTHER_HEADER, HEADER));
+    }
+}

@@ -1,0 +1,106 @@
+package io.dedupq.security;
+
+import static io.dedupq.support.Api.flaky;
+import static io.dedupq.support.Api.task;
+import static io.dedupq.support.Api.uniqueId;
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.support.RedisTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+
+/**
+ * With security on: every endpoint answered for no key, a wrong key, a producer key and an
+ * operator key, as the roles table of README says. Refusals are problem+json and change nothing;
+ * probes and metrics stay open.
+ */
+@QuarkusTest
+@TestProfile(ApiKeySecurityTest.Secured.class)
+@WithTestResource(RedisTestResource.class)
+class ApiKeySecurityTest {
+
+    static final String PRODUCER_KEY = "producer-key-0123456789";
+    static final String OPERATOR_KEY = "operator-key-0123456789";
+    private static final String WRONG_KEY = "wrong-key-0123456789xx";
+
+    public static class Secured implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("dedupq.security.enabled", "true",
+                    "dedupq.security.keys.orders.secret", PRODUCER_KEY,
+                    "dedupq.security.keys.orders.roles", "producer",
+                    "dedupq.security.keys.ops.secret", OPERATOR_KEY,
+                    "dedupq.security.keys.ops.roles", "operator");
+        }
+    }
+
+    /** One endpoint and the status each caller gets: none, wrong key, producer, operator. */
+    private record Case(String name, Function<RequestSpecification, Response> call, int none, int wrong, int producer,
+            int operator) {
+    }
+
+    private static List<Case> cases() {
+        String account = uniqueId("acc");
+        String campaign = uniqueId("camp");
+        return List.of(
+                new Case("POST /api/tasks", r -> r.contentType(ContentType.JSON)
+                        .body(task(uniqueId("sec"), "flaky", flaky(0))).post("/api/tasks"), 401, 401, 202, 202),
+                new Case("POST /api/tasks/batch", r -> r.contentType(ContentType.JSON)
+                        .body(Map.of("tasks", List.of(task(uniqueId("sec"), "flaky", flaky(0))))).post("/api/tasks/batch"),
+                        401, 401, 200, 200),
+                new Case("GET /api/tasks/{id}", r -> r.get("/api/tasks/" + uniqueId("unknown")), 401, 401, 404, 404),
+                new Case("GET /api/queues", r -> r.get("/api/queues"), 401, 401, 403, 200),
+                new Case("PUT /api/accounts/{id}", r -> r.contentType(ContentType.JSON)
+                        .body(Map.of("currency", "EUR", "balance", "10.00")).put("/api/accounts/" + account),
+                        401, 401, 403, 201),
+                new Case("GET /api/accounts/{id}", r -> r.get("/api/accounts/" + account), 401, 401, 403, 200),
+                new Case("PUT /api/campaigns/{id}", r -> r.contentType(ContentType.JSON)
+                        .body(Map.of("stock", 5, "value", "10.00", "currency", "EUR")).put("/api/campaigns/" + campaign),
+                        401, 401, 403, 201),
+                new Case("GET /api/campaigns/{id}", r -> r.get("/api/campaigns/" + campaign), 401, 401, 403, 200),
+                new Case("GET /q/health/live", r -> r.get("/q/health/live"), 200, 200, 200, 200),
+                new Case("GET /q/health/ready", r -> r.get("/q/health/ready"), 200, 200, 200, 200),
+                new Case("GET /q/metrics", r -> r.get("/q/metrics"), 200, 200, 200, 200));
+    }
+
+    @Test
+    void everyEndpointAnswersEachCallerAsItsRoleAllows() {
+        for (Case c : cases()) {
+            expect(c, "no key", c.call().apply(given()), c.none());
+            expect(c, "wrong key", c.call().apply(given().header("X-API-Key", WRONG_KEY)), c.wrong());
+            expect(c, "producer key", c.call().apply(given().header("X-API-Key", PRODUCER_KEY)), c.producer());
+            expect(c, "operator key", c.call().apply(given().header("X-API-Key", OPERATOR_KEY)), c.operator());
+        }
+    }
+
+    @Test
+    void aRefusedSubmissionEnqueuesNothing() {
+        String id = uniqueId("refused");
+        Response refused = given().header("X-API-Key", WRONG_KEY).contentType(ContentType.JSON)
+                .body(task(id, "flaky", flaky(0))).post("/api/tasks");
+        assertEquals(401, refused.statusCode());
+        assertEquals("ApiKey header=\"X-API-Key\"", refused.header("WWW-Authenticate"));
+
+        given().header("X-API-Key", PRODUCER_KEY).get("/api/tasks/" + id).then().statusCode(404);
+    }
+
+    private static void expect(Case c, String caller, Response response, int status) {
+        String what = c.name() + " with " + caller + ": " + response.asString();
+        assertEquals(status, response.statusCode(), what);
+        if (status == 401 || status == 403) {
+            assertTrue(response.contentType().startsWith("application/problem+json"), what);
+            assertEquals(status, response.jsonPath().getInt("status"), what);
+        }
+    }
+}
