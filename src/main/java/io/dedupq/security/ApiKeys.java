@@ -47,9 +47,14 @@ public class ApiKeys {
         }
     }
 
-    /** Refuses to start with security on and no key, or with a key that is too short or has an unknown role. */
+    /**
+     * Refuses to start an API pod with security on and no key, or with a key that is too short
+     * or has an unknown role. A worker-only pod serves no /api and needs no key.
+     */
     void onStart(@Observes @Priority(1) StartupEvent event, DedupqConfig config) {
-        validate(config.security());
+        if (config.api().enabled()) {
+            validate(config.security());
+        }
     }
 
     /**

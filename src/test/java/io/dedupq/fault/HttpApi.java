@@ -62,7 +62,7 @@ final class HttpApi {
 
     private Answer call(HttpRequest.Builder request) {
         HttpRequest built = request.timeout(Duration.ofSeconds(15)).header("Content-Type", "application/json")
-                .header("Accept", "application/json").build();
+                .header("Accept", "application/json").header("X-API-Key", WorkerFleet.API_KEY).build();
         long deadline = System.nanoTime() + GIVE_UP_AFTER.toNanos();
         long backoff = 100;
         while (true) {

@@ -21,6 +21,9 @@ import java.util.concurrent.ThreadLocalRandom;
 final class WorkerFleet implements AutoCloseable {
 
     static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+
+    /** The operator key every JVM is started with (prod profile: security is on), sent as X-API-Key. */
+    static final String API_KEY = "fault-suite-operator-key";
     static final Duration LOCK_TTL = Duration.ofSeconds(2);
     static final Duration HEARTBEAT_EXPIRY = Duration.ofSeconds(3);
     static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
@@ -89,6 +92,8 @@ final class WorkerFleet implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         builder.environment().put("REDIS_URL", redisUrl);
+        builder.environment().put("DEDUPQ_SECURITY_KEYS_FAULT_SECRET", API_KEY);
+        builder.environment().put("DEDUPQ_SECURITY_KEYS_FAULT_ROLES", "operator");
         try {
             WorkerJvm jvm = new WorkerJvm(name, port, api, builder.start(), log);
             synchronized (this) {

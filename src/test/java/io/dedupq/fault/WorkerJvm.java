@@ -98,7 +98,7 @@ final class WorkerJvm {
     private boolean answers() {
         try {
             HttpResponse<Void> reply = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-                    + "/api/queues")).timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
+                    + "/api/queues")).header("X-API-Key", WorkerFleet.API_KEY).timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
             return !api || reply.statusCode() == 200;
         } catch (IOException e) {
             return false;
