@@ -9,10 +9,17 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Counts per queue, for operators, dashboards and autoscalers. */
 @RolesAllowed(Roles.OPERATOR)
 @Path("/api/queues")
+@Tag(name = "queues", description = "Counts per queue (role operator)")
 @Produces(MediaType.APPLICATION_JSON)
 public class QueueResource {
 
@@ -23,6 +30,10 @@ public class QueueResource {
     }
 
     @GET
+    @Operation(summary = "Sizes and totals of every queue", description = "pending, processing, delayed and dead are "
+            + "current sizes; the rest are totals since the queue's stats began")
+    @APIResponse(responseCode = "200", description = "One entry per queue", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = QueueStats.class, type = SchemaType.ARRAY)))
     public List<QueueStats> queues() {
         return queue.stats();
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.dedupq.queue.EnqueueResult;
 import io.dedupq.queue.TaskCanceller;
 import io.dedupq.queue.TaskQueue;
+import io.dedupq.queue.TaskSubmission;
 import io.dedupq.queue.TaskView;
 import io.dedupq.security.Roles;
 import io.quarkus.runtime.annotations.RegisterForReflection;
@@ -17,12 +18,22 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Enqueue tasks and read their status. */
 @RolesAllowed(Roles.PRODUCER)
 @Path("/api/tasks")
+@Tag(name = "tasks", description = "Enqueue tasks (role producer) and read their status")
 @Produces(MediaType.APPLICATION_JSON)
 public class TaskResource {
+
+    private static final String PAYMENT = "{\"id\":\"pay-0001\",\"type\":\"payment\",\"payload\":{\"accountId\":\"acc-1\",\"amount\":\"12.50\",\"currency\":\"EUR\",\"reference\":\"order 17\"}}";
 
     private final TaskQueue queue;
     private final TaskRequests requests;
@@ -45,6 +56,10 @@ public class TaskResource {
     public record BatchEntry(String id, String queue, String status, boolean duplicate, boolean conflict, int code) {
     }
 
+    /** The body of POST /api/tasks/batch, as {@link TaskRequests} reads it; named here for the OpenAPI document. */
+    public record BatchRequest(List<TaskSubmission> tasks) {
+    }
+
     @RegisterForReflection
     public record BatchResult(int accepted, int duplicates, int conflicts, List<BatchEntry> results) {
     }
@@ -52,6 +67,20 @@ public class TaskResource {
     /** 202 when enqueued, 200 for a duplicate of a known task, 409 for a known id with another payload. */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Enqueue one task", description = "Accepted once per id and queue; the same id again with the "
+            + "same type and payload answers 200 as a duplicate. Without an id a UUID is generated.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = TaskSubmission.class), examples = @ExampleObject(name = "payment", value = PAYMENT)))
+    @APIResponse(responseCode = "202", description = "Enqueued", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = Accepted.class), examples = @ExampleObject(name = "queued",
+                    value = "{\"id\":\"pay-0001\",\"queue\":\"payment\",\"status\":\"queued\"}")))
+    @APIResponse(responseCode = "200", description = "A duplicate of a known task; its current status",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Accepted.class),
+                    examples = @ExampleObject(name = "duplicate",
+                            value = "{\"id\":\"pay-0001\",\"queue\":\"payment\",\"status\":\"succeeded\",\"duplicate\":true}")))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "409", ref = "Conflict")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
     public Response enqueue(byte[] body) {
         EnqueueResult result = queue.enqueue(requests.single(body));
         if (result.conflict()) {
@@ -66,6 +95,15 @@ public class TaskResource {
     @POST
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Enqueue up to max-batch-size tasks", description = "All are validated first: one invalid "
+            + "task refuses the batch and nothing is enqueued. Results come in input order.")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = BatchRequest.class),
+            examples = @ExampleObject(name = "two payments", value = "{\"tasks\":[" + PAYMENT + "," + PAYMENT + "]}")))
+    @APIResponse(responseCode = "200", description = "One result per task: accepted (code 202), duplicate (200) or conflict (409)",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BatchResult.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
     public BatchResult enqueueBatch(byte[] body) {
         List<BatchEntry> entries = queue.enqueueAll(requests.batch(body)).stream()
                 .map(r -> new BatchEntry(r.id(), r.queue(), r.status(), r.duplicate(), r.conflict(),
@@ -78,6 +116,14 @@ public class TaskResource {
 
     @GET
     @Path("/{id}")
+    @Operation(summary = "A task's status", description = "status is queued, running, retrying, succeeded, failed or "
+            + "dead; timestamps are epoch milliseconds")
+    @APIResponse(responseCode = "200", description = "The task", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = TaskView.class), examples = @ExampleObject(name = "succeeded", value = "{\"id\":"
+                    + "\"pay-0001\",\"queue\":\"payment\",\"type\":\"payment\",\"status\":\"succeeded\",\"attempts\":1,"
+                    + "\"enqueuedAt\":1732870000000,\"startedAt\":1732870000012,\"finishedAt\":1732870000020}")))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "404", ref = "NotFound")
     public TaskView status(@PathParam("id") String id) {
         return queue.status(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
     }

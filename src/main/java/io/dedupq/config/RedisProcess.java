@@ -28,23 +28,46 @@ public final class RedisProcess {
     private final Path dir;
     private final int port;
     private final List<String> extraArgs;
+    private final boolean tls;
     private Process process;
 
-    private RedisProcess(Path dir, int port, List<String> extraArgs) {
+    private RedisProcess(Path dir, int port, List<String> extraArgs, boolean tls) {
         this.dir = dir;
         this.port = port;
         this.extraArgs = List.copyOf(extraArgs);
+        this.tls = tls;
     }
 
-    /** Starts redis-server on a free port with its files under {@code dir}. */
+    /**
+     * Starts redis-server on a free port with its files under {@code dir}; {@code extraArgs} are
+     * more redis-server options, e.g. {@code --requirepass secret}.
+     */
     public static RedisProcess start(Path dir, String... extraArgs) {
-        RedisProcess redis = new RedisProcess(dir, freePort(), List.of(extraArgs));
+        RedisProcess redis = new RedisProcess(dir, freePort(), List.of(extraArgs), false);
+        redis.start();
+        return redis;
+    }
+
+    /**
+     * Starts redis-server that speaks TLS only ({@code --port 0}) on a free port, with the PEM
+     * files {@code redis.crt}, {@code redis.key} and {@code ca.crt} of {@code certs}; clients
+     * need no certificate of their own.
+     */
+    public static RedisProcess startTls(Path dir, Path certs, String... extraArgs) {
+        int port = freePort();
+        List<String> args = new ArrayList<>(List.of("--port", "0", "--tls-port", Integer.toString(port),
+                "--tls-cert-file", certs.resolve("redis.crt").toAbsolutePath().toString(),
+                "--tls-key-file", certs.resolve("redis.key").toAbsolutePath().toString(),
+                "--tls-ca-cert-file", certs.resolve("ca.crt").toAbsolutePath().toString(),
+                "--tls-auth-clients", "no"));
+        args.addAll(List.of(extraArgs));
+        RedisProcess redis = new RedisProcess(dir, port, args, true);
         redis.start();
         return redis;
     }
 
     public String url() {
-        return "redis://127.0.0.1:" + port;
+        return (tls ? "rediss" : "redis") + "://127.0.0.1:" + port;
     }
 
     public int port() {
@@ -135,10 +158,16 @@ public final class RedisProcess {
         throw new IllegalStateException("redis-server on port " + port + " did not answer within 10 s");
     }
 
-    /** True when PING over a raw socket gets +PONG: the server accepts commands. */
+    /**
+     * True when PING over a raw socket gets +PONG, or -NOAUTH from a server that wants a
+     * password: the server accepts commands. A TLS server is up once it accepts connections.
+     */
     private boolean pings() {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+            if (tls) {
+                return true;
+            }
             socket.setSoTimeout(500);
             OutputStream out = socket.getOutputStream();
             out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -146,7 +175,8 @@ public final class RedisProcess {
             InputStream in = socket.getInputStream();
             byte[] reply = new byte[7];
             int n = in.readNBytes(reply, 0, 7);
-            return n == 7 && new String(reply, StandardCharsets.US_ASCII).startsWith("+PONG");
+            String answer = new String(reply, 0, n, StandardCharsets.US_ASCII);
+            return answer.startsWith("+PONG") || answer.startsWith("-NOAUTH");
         } catch (IOException e) {
             return false;
         }

@@ -1,7 +1,13 @@
 package io.dedupq.queue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** One task as a producer hands it over; a null id is replaced by a random UUID. */
-public record TaskSubmission(String id, String type, JsonNode payload) {
+public record TaskSubmission(
+        @Schema(description = "1-128 of A-Z a-z 0-9 . _ : - starting with a letter or digit; omitted: a UUID",
+                pattern = TaskIds.PATTERN) String id,
+        @Schema(required = true, description = "a known task type, e.g. payment or voucher") String type,
+        @Schema(required = true, type = SchemaType.OBJECT, description = "the task type's payload") JsonNode payload) {
 }

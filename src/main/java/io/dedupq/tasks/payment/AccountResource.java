@@ -23,10 +23,18 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.math.BigDecimal;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Open an account and audit it: balance and every debit with the task and fencing token that made it. */
 @RolesAllowed(Roles.OPERATOR)
 @Path("/api/accounts/{id}")
+@Tag(name = "accounts", description = "The example account resource the handlers write (role operator)")
 @Produces(MediaType.APPLICATION_JSON)
 public class AccountResource {
 
@@ -53,6 +61,14 @@ public class AccountResource {
     /** 201 with the new account; 409 when the id is taken (the existing account is untouched). */
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Open a account")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = OpenAccount.class), examples = @ExampleObject(name = "account", value = "{\"currency\":\"EUR\",\"balance\":\"100.00\"}")))
+    @APIResponse(responseCode = "201", description = "The new account", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = Ledger.Account.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "409", ref = "Conflict")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
     public Response open(@PathParam("id") String id, byte[] body) {
         Params.id(id);
         OpenAccount request = bodies.bind(body, config.api().maxBodyBytes(), OpenAccount.class);
@@ -63,6 +79,11 @@ public class AccountResource {
     }
 
     @GET
+    @Operation(summary = "A account with its newest entries (?limit=1..10000, default 1000)")
+    @APIResponse(responseCode = "200", description = "The account", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = Ledger.Account.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "404", ref = "NotFound")
     public Ledger.Account get(@PathParam("id") String id, @QueryParam("limit") String limit) {
         return ledger.find(Params.id(id), Params.limit(limit)).orElseThrow(() -> Params.notFound("account", id));
     }

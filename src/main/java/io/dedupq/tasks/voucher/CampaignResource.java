@@ -25,10 +25,18 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.math.BigDecimal;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.ExampleObject;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Open a voucher campaign and audit it: remaining stock and every code issued, with its task. */
 @RolesAllowed(Roles.OPERATOR)
 @Path("/api/campaigns/{id}")
+@Tag(name = "campaigns", description = "The example campaign resource the handlers write (role operator)")
 @Produces(MediaType.APPLICATION_JSON)
 public class CampaignResource {
 
@@ -56,6 +64,14 @@ public class CampaignResource {
     /** 201 with the new campaign; 409 when the id is taken (the existing campaign is untouched). */
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Open a campaign")
+    @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = OpenCampaign.class), examples = @ExampleObject(name = "campaign", value = "{\"stock\":100,\"value\":\"10.00\",\"currency\":\"EUR\"}")))
+    @APIResponse(responseCode = "201", description = "The new campaign", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = Campaigns.Campaign.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "409", ref = "Conflict")
+    @APIResponse(responseCode = "413", ref = "TooLarge")
     public Response open(@PathParam("id") String id, byte[] body) {
         Params.id(id);
         OpenCampaign request = bodies.bind(body, config.api().maxBodyBytes(), OpenCampaign.class);
@@ -66,6 +82,11 @@ public class CampaignResource {
     }
 
     @GET
+    @Operation(summary = "A campaign with its newest entries (?limit=1..10000, default 1000)")
+    @APIResponse(responseCode = "200", description = "The campaign", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = Campaigns.Campaign.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "404", ref = "NotFound")
     public Campaigns.Campaign get(@PathParam("id") String id, @QueryParam("limit") String limit) {
         return campaigns.find(Params.id(id), Params.limit(limit)).orElseThrow(() -> Params.notFound("campaign", id));
     }
