@@ -1,6 +1,7 @@
 package io.dedupq.api;
 
 import io.dedupq.security.ApiKeyMechanism;
+import jakarta.ws.rs.core.Application;
 import org.eclipse.microprofile.openapi.annotations.Components;
 import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
 import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeIn;
@@ -16,7 +17,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
 /**
  * The parts of /q/openapi shared by every endpoint: the API-key scheme and the problem+json
  * error responses, which operations reference by name ({@code ref = "Invalid"}).
- * {@link OpenApiErrors} adds 401, 403 and 503 to every /api operation.
+ * {@link OpenApiErrors} adds 401, 403 and 503 to every /api operation. SmallRye reads
+ * {@code @OpenAPIDefinition} from the JAX-RS {@link Application}, hence the subclass.
  */
 @OpenAPIDefinition(
         info = @Info(title = "dedupq", version = "1", description = "Enqueue tasks that run once per id, read their "
@@ -49,7 +51,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
                             description = "Redis did not answer; retry after Retry-After seconds with the same task id",
                             content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
                 }))
-public final class ApiDocumentation {
+public class ApiDocumentation extends Application {
 
     public static final String API_KEY = "apiKey";
 
@@ -60,7 +62,4 @@ public final class ApiDocumentation {
             + "\"detail\":\"no task with id pay-0001\"}";
     static final String UNAUTHORIZED = "{\"type\":\"urn:dedupq:problem:unauthenticated\",\"title\":\"Unauthorized\","
             + "\"status\":401,\"detail\":\"send a valid API key in the X-API-Key header\"}";
-
-    private ApiDocumentation() {
-    }
 }

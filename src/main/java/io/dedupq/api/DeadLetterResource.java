@@ -3,6 +3,8 @@ package io.dedupq.api;
 import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.queue.DeadLetterStore;
 import io.dedupq.queue.DeadPage;
+import io.dedupq.security.Roles;
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -12,9 +14,16 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** A queue's dead letters: read them page by page, put one back on the queue, or discard it. */
+@RolesAllowed(Roles.OPERATOR)
 @Path("/api/queues/{queue}/dead")
+@Tag(name = "dead letters", description = "Read, retry and discard dead letters (role operator)")
 @Produces(MediaType.APPLICATION_JSON)
 public class DeadLetterResource {
 
@@ -28,6 +37,11 @@ public class DeadLetterResource {
 
     /** Newest first; {@code offset} counts from the newest record. */
     @GET
+    @Operation(summary = "A page of the queue's dead letters, newest first (?offset=0&limit=1..10000)")
+    @APIResponse(responseCode = "200", description = "The page", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = DeadPage.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "404", ref = "NotFound")
     public DeadPage list(@PathParam("queue") String queue, @QueryParam("offset") String offset,
             @QueryParam("limit") String limit) {
         String known = queue(queue);
@@ -37,6 +51,12 @@ public class DeadLetterResource {
     /** 202: the task is queued again under its id as a first attempt. */
     @POST
     @Path("/{id}/retry")
+    @Operation(summary = "Queue a dead-lettered task again as a first attempt")
+    @APIResponse(responseCode = "202", description = "Queued again", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = TaskResource.Accepted.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "409", ref = "Conflict")
     public Response retry(@PathParam("queue") String queue, @PathParam("id") String id) {
         String known = queue(queue);
         DeadLetterStore.Result result = store.revive(known, Params.id(id));
@@ -53,6 +73,10 @@ public class DeadLetterResource {
     /** 204: the record is gone from the dead list; the task stays terminal. */
     @DELETE
     @Path("/{id}")
+    @Operation(summary = "Discard a dead letter; the task stays terminal")
+    @APIResponse(responseCode = "204", description = "Discarded")
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "404", ref = "NotFound")
     public Response discard(@PathParam("queue") String queue, @PathParam("id") String id) {
         String known = queue(queue);
         if (store.discard(known, Params.id(id)).outcome() != DeadLetterStore.Outcome.DONE) {

@@ -33,7 +33,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Produces(MediaType.APPLICATION_JSON)
 public class TaskResource {
 
-    private static final String PAYMENT = "{\"id\":\"pay-0001\",\"type\":\"payment\",\"payload\":{\"accountId\":\"acc-1\",\"amount\":\"12.50\",\"currency\":\"EUR\",\"reference\":\"order 17\"}}";
+    private static final String PAYMENT = "{\"id\":\"pay-0001\",\"type\":\"payment\",\"payload\":{\"accountId\":\"acc-1\","
+            + "\"amount\":\"12.50\",\"currency\":\"EUR\",\"reference\":\"order 17\"}}";
 
     private final TaskQueue queue;
     private final TaskRequests requests;
@@ -131,6 +132,13 @@ public class TaskResource {
     /** A queued or retrying task ends {@code cancelled}; a running one (409) is left to finish. */
     @POST
     @Path("/{id}/cancel")
+    @RolesAllowed(Roles.OPERATOR)
+    @Operation(summary = "Cancel a queued or retrying task (role operator)")
+    @APIResponse(responseCode = "200", description = "Cancelled", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+            schema = @Schema(implementation = Accepted.class)))
+    @APIResponse(responseCode = "400", ref = "Invalid")
+    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "409", ref = "Conflict")
     public Accepted cancel(@PathParam("id") String id) {
         TaskCanceller.Cancelled result = canceller.cancel(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
         if (!result.cancelled()) {

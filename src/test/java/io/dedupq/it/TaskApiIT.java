@@ -14,6 +14,7 @@ import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.dedupq.support.OperatorKeyResource;
 import io.dedupq.support.RedisTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
@@ -26,10 +27,12 @@ import org.junit.jupiter.api.Test;
 /**
  * The task API against the packaged application (the fast-jar here, the native binary under
  * {@code -Dnative}), in the prod profile, with its Redis started by the test resource: enqueue,
- * status, and duplicates that never run twice.
+ * status, and duplicates that never run twice. Security is on, as in production: every call
+ * carries the operator key of {@link OperatorKeyResource}.
  */
 @QuarkusIntegrationTest
 @WithTestResource(RedisTestResource.class)
+@WithTestResource(OperatorKeyResource.class)
 class TaskApiIT {
 
     @Test

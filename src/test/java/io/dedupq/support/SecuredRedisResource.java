@@ -59,7 +59,8 @@ public class SecuredRedisResource implements QuarkusTestResourceLifecycleManager
                 redis = RedisProcess.startTls(dir, certs);
                 return Map.of("quarkus.redis.hosts", redis.url(),
                         "quarkus.redis.tls-configuration-name", "redis",
-                        "quarkus.tls.redis.trust-store.pem.certs", certs.resolve("ca.crt").toAbsolutePath().toString());
+                        "quarkus.tls.redis.trust-store.pem.certs", certs.resolve("ca.crt").toAbsolutePath().toString(),
+                        "quarkus.tls.redis.hostname-verification-algorithm", "HTTPS");
             }
             default -> throw new IllegalArgumentException("mode must be password, acl or tls, not " + mode);
         }
