@@ -9,6 +9,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -16,8 +17,9 @@ import org.eclipse.microprofile.health.Readiness;
 
 /**
  * Ready = Redis answers and holds every Lua script. One SCRIPT EXISTS proves both; scripts
- * missing after a Redis restart or flush are loaded here, so a pod turns ready again as soon
- * as Redis is back rather than on its first NOSCRIPT.
+ * missing after a Redis restart or flush are loaded here (SCRIPT LOAD), so the first calls after
+ * a restart find them. On Redis Cluster the check covers the node the client sends keyless
+ * commands to; a node that lacks a script gets it through the EVAL fallback of RedisCalls.
  */
 @Readiness
 @ApplicationScoped
@@ -36,28 +38,30 @@ public class RedisReadinessCheck implements HealthCheck {
     public HealthCheckResponse call() {
         HealthCheckResponseBuilder health = HealthCheckResponse.named("redis");
         try {
-            List<String> missing = missingScripts();
+            List<LuaScript> missing = missingScripts();
             if (!missing.isEmpty()) {
-                redis.loadScripts();
+                redis.batch(missing.stream().map(script -> Request.cmd(Command.SCRIPT).arg("LOAD").arg(script.source()))
+                        .toList());
                 missing = missingScripts();
             }
             return health.status(missing.isEmpty()).withData("scripts", LuaScript.values().length - missing.size())
-                    .withData("missing", String.join(",", missing)).build();
+                    .withData("missing", missing.stream().map(s -> s.name().toLowerCase()).collect(Collectors.joining(",")))
+                    .build();
         } catch (RuntimeException e) {
             return health.down().withData("error", String.valueOf(e.getMessage())).build();
         }
     }
 
-    private List<String> missingScripts() {
+    private List<LuaScript> missingScripts() {
         Request exists = Request.cmd(Command.SCRIPT).arg("EXISTS");
         for (LuaScript script : LuaScript.values()) {
             exists.arg(script.sha());
         }
         Response loaded = redis.send(exists, TIMEOUT);
-        List<String> missing = new ArrayList<>();
+        List<LuaScript> missing = new ArrayList<>();
         for (LuaScript script : LuaScript.values()) {
             if (loaded.get(script.ordinal()).toInteger() != 1) {
-                missing.add(script.name().toLowerCase());
+                missing.add(script);
             }
         }
         return missing;
