@@ -58,11 +58,7 @@ class RedisOutageTest {
 
     @AfterEach
     void redisRunsAgain() {
-        if (redis.alive()) {
-            redis.resume();
-        } else {
-            redis.start();
-        }
+        RedisTestResource.runAgain();
     }
 
     @Test

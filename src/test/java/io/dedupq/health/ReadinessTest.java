@@ -30,11 +30,7 @@ class ReadinessTest {
 
     @AfterEach
     void redisRunsAgain() {
-        if (redis.alive()) {
-            redis.resume();
-        } else {
-            redis.start();
-        }
+        RedisTestResource.runAgain();
     }
 
     @Test

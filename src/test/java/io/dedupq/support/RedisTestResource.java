@@ -19,6 +19,15 @@ public class RedisTestResource implements QuarkusTestResourceLifecycleManager {
         return redis;
     }
 
+    /** After a test stopped or paused the server: running and answering again, for the next test. */
+    public static void runAgain() {
+        if (redis.alive()) {
+            redis.resume();
+        } else {
+            redis.start();
+        }
+    }
+
     @Override
     public Map<String, String> start() {
         redis = RedisProcess.start(Path.of("target", "test-redis", UUID.randomUUID().toString()));
