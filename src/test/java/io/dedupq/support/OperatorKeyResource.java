@@ -2,7 +2,7 @@ package io.dedupq.support;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.restassured.RestAssured;
-import io.restassured.builder.RequestSpecBuilder;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,12 +15,16 @@ public class OperatorKeyResource implements QuarkusTestResourceLifecycleManager 
 
     @Override
     public Map<String, String> start() {
-        RestAssured.requestSpecification = new RequestSpecBuilder().addHeader("X-API-Key", KEY).build();
+        // a filter, not a request specification: that would also fix host and port before Quarkus sets them
+        RestAssured.filters((request, response, next) -> {
+            request.header("X-API-Key", KEY);
+            return next.next(request, response);
+        });
         return Map.of("dedupq.security.keys.it.secret", KEY, "dedupq.security.keys.it.roles", "operator");
     }
 
     @Override
     public void stop() {
-        RestAssured.requestSpecification = null;
+        RestAssured.replaceFiltersWith(List.of());
     }
 }
