@@ -17,7 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.jboss.logging.Logger;
 
 /**
  * The example once-per-tick job: on every fire time of {@code dedupq.jobs.rollup-cron} one pod
@@ -26,6 +28,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
  */
 @ApplicationScoped
 public class StatsRollup {
+
+    private static final Logger LOG = Logger.getLogger(StatsRollup.class);
 
     /** The counts of every queue at one fire time (epoch ms). */
     @RegisterForReflection
@@ -48,9 +52,15 @@ public class StatsRollup {
 
     @Scheduled(identity = "stats-rollup", cron = "${dedupq.jobs.rollup-cron}", skipExecutionIf = OncePerTick.class)
     void rollUp(ScheduledExecution execution) throws JsonProcessingException {
-        String entry = mapper.writeValueAsString(new Rollup(execution.getScheduledFireTime().toEpochMilli(), store.stats()));
-        redis.batch(List.of(Request.cmd(Command.LPUSH).arg(keys.rollups()).arg(entry),
-                Request.cmd(Command.LTRIM).arg(keys.rollups()).arg(0).arg(config.jobs().rollupKeep() - 1)));
+        try {
+            String entry = mapper.writeValueAsString(
+                    new Rollup(execution.getScheduledFireTime().toEpochMilli(), store.stats()));
+            redis.batch(List.of(Request.cmd(Command.LPUSH).arg(keys.rollups()).arg(entry),
+                    Request.cmd(Command.LTRIM).arg(keys.rollups()).arg(0).arg(config.jobs().rollupKeep() - 1)));
+        } catch (StoreUnavailableException | FaultToleranceException e) {
+            // a missed roll-up is a gap in the history, not worth a stack trace on every tick
+            LOG.warnf("stats roll-up of %s skipped: %s", execution.getScheduledFireTime(), e.getMessage());
+        }
     }
 
     /** The newest {@code limit} roll-ups, newest first. */
