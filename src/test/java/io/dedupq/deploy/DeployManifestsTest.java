@@ -1,5 +1,6 @@
 package io.dedupq.deploy;
 
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -137,6 +138,20 @@ class DeployManifestsTest {
         }
         List<?> redis = compose.require("services.redis.command");
         assertTrue(redis.containsAll(List.of("--appendonly", "yes", "--appendfsync", "everysec")));
+    }
+
+    /** The probe paths of the hand-written manifests answer 200 here (GeneratedManifestIT holds the generated ones to them). */
+    @Test
+    void everyProbePathExistsInTheApp() throws IOException {
+        Set<String> paths = new TreeSet<>();
+        k8s().stream().filter(Manifest::isWorkload).filter(m -> !m.name().equals("redis"))
+                .forEach(m -> paths.addAll(m.probePaths()));
+        assertEquals(Set.of("/q/health/live", "/q/health/ready"), paths);
+        // the startup probe is one quarkus-kubernetes adds to the generated manifest (GeneratedManifestIT)
+        paths.add("/q/health/started");
+        for (String path : paths) {
+            given().get(path).then().statusCode(200);
+        }
     }
 
     private static Manifest workload(String name) throws IOException {

@@ -27,7 +27,8 @@ class GeneratedManifestIT {
         Manifest deployment = all.stream().filter(m -> m.is("Deployment")).findFirst().orElseThrow();
         deployment.checkWorkload();
         deployment.checkGraceCoversShutdown();
-        assertEquals(Set.of("/q/health/live", "/q/health/ready"), new TreeSet<>(deployment.probePaths()));
+        assertEquals(Set.of("/q/health/live", "/q/health/ready", "/q/health/started"),
+                new TreeSet<>(deployment.probePaths()));
         for (String resource : List.of("requests.cpu", "requests.memory", "limits.memory")) {
             assertTrue(Manifest.at(deployment.containers().get(0), "resources." + resource).isPresent(), resource);
         }

@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
 
+import io.dedupq.support.OperatorKeyResource;
 import io.dedupq.support.RedisTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusIntegrationTest;
@@ -14,10 +15,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dashboard's files and the data it reads, served by the packaged application (the native
- * binary under -Dnative, where they must have been included as resources).
+ * binary under -Dnative, where they must have been included as resources), in the prod profile
+ * with security on: the data calls carry the operator key of {@link OperatorKeyResource}.
  */
 @QuarkusIntegrationTest
 @WithTestResource(RedisTestResource.class)
+@WithTestResource(OperatorKeyResource.class)
 class DashboardPageIT {
 
     @Test
