@@ -61,7 +61,7 @@ public class AccountResource {
     /** 201 with the new account; 409 when the id is taken (the existing account is untouched). */
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Open a account")
+    @Operation(summary = "Open an account")
     @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = OpenAccount.class), examples = @ExampleObject(name = "account", value = "{\"currency\":\"EUR\",\"balance\":\"100.00\"}")))
     @APIResponse(responseCode = "201", description = "The new account", content = @Content(mediaType = MediaType.APPLICATION_JSON,
