@@ -25,8 +25,10 @@
   the reaper can then never miss a copy that a worker took after it was presumed dead. Such a
   worker's BLMOVE'd copy goes straight back to pending.
 
-  Returns a flat array: 1 (or 0 when the heartbeat was stale and nothing was claimed),
-  duplicates dropped, dead-lettered, then (id, envelope, token, fence) for every claimed task.
+  Returns a flat array: 1 (or 0 when the heartbeat was stale and nothing was claimed), the
+  duplicates dropped as one nested array of (type, reason) pairs, one pair per dropped copy
+  (reason done | locked | stale; for the worker's per-type metrics), the number dead-lettered,
+  then (id, envelope, token, fence) for every claimed task.
 ]]
 local base, limit, ttl, worker, now, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local beat = tonumber(redis.call('ZSCORE', KEYS[6], worker))
@@ -34,9 +36,9 @@ if not beat or beat < tonumber(ARGV[8]) then
   if ARGV[7] ~= '' and redis.call('LREM', KEYS[2], 1, ARGV[7]) == 1 then
     redis.call('RPUSH', KEYS[1], ARGV[7])
   end
-  return { 0, 0, 0 }
+  return { 0, {}, 0 }
 end
-local claimed = {}
+local claimed, dropped = {}, {}
 local dupDone, dupLocked, dupStale, dead = 0, 0, 0, 0
 
 -- a non-negative integer below 2^53, or nil: anything else a producer sends is not trusted
@@ -65,12 +67,16 @@ local function take(raw)
   if redis.call('EXISTS', base .. 'done:' .. env.id) == 1 then
     redis.call('LREM', KEYS[2], 1, raw)
     dupDone = dupDone + 1
+    dropped[#dropped + 1] = env.type
+    dropped[#dropped + 1] = 'done'
     return
   end
   local current = tonumber(redis.call('HGET', taskKey, 'attempt'))
   if current and current > attempt then
     redis.call('LREM', KEYS[2], 1, raw)
     dupStale = dupStale + 1
+    dropped[#dropped + 1] = env.type
+    dropped[#dropped + 1] = 'stale'
     return
   end
   local fence = redis.call('INCR', KEYS[3])
@@ -78,6 +84,8 @@ local function take(raw)
   if not redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
     redis.call('LREM', KEYS[2], 1, raw)
     dupLocked = dupLocked + 1
+    dropped[#dropped + 1] = env.type
+    dropped[#dropped + 1] = 'locked'
     return
   end
   if redis.call('EXISTS', taskKey) == 0 then
@@ -112,6 +120,6 @@ if dupDone > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_done', dupDone) end
 if dupLocked > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_locked', dupLocked) end
 if dupStale > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_stale', dupStale) end
 if dead > 0 then redis.call('HINCRBY', KEYS[4], 'unparseable', dead) end
-local reply = { 1, dupDone + dupLocked + dupStale, dead }
+local reply = { 1, dropped, dead }
 for i = 1, #claimed do reply[#reply + 1] = claimed[i] end
 return reply

@@ -24,13 +24,14 @@
   ARGV[7 .. 6+n] given: the envelopes to requeue
   ARGV[7+n ..] given: lock tokens of executions still running on that worker (left alone)
 
-  Returns how many copies went back to pending.
+  Returns the type of every copy that went back to pending, one per copy ("unknown" when its
+  envelope does not read), for the worker's per-type metrics; its length is how many moved.
 ]]
 local base, worker, mode = ARGV[1], ARGV[2], ARGV[3]
 local prefix = worker .. ':'
 local beat = tonumber(redis.call('ZSCORE', KEYS[3], worker))
 if mode == 'expired' and beat and beat >= tonumber(ARGV[4]) then
-  return 0
+  return {}
 end
 
 local entries, running = {}, {}
@@ -46,11 +47,13 @@ local function owned(value)
   return value and string.sub(value, 1, #prefix) == prefix and not running[value]
 end
 
-local moved = 0
+local moved = {}
 for _, raw in ipairs(entries) do
   if redis.call('LREM', KEYS[1], 1, raw) == 1 then
     local ok, env = pcall(cjson.decode, raw)
-    if ok and type(env) == 'table' and type(env.id) == 'string' then
+    local readable = ok and type(env) == 'table'
+    moved[#moved + 1] = readable and type(env.type) == 'string' and env.type or 'unknown'
+    if readable and type(env.id) == 'string' then
       local lockKey, taskKey = base .. 'lock:' .. env.id, base .. 'task:' .. env.id
       if owned(redis.call('GET', lockKey)) then redis.call('DEL', lockKey) end
       if owned(redis.call('HGET', taskKey, 'token')) then
@@ -59,7 +62,6 @@ for _, raw in ipairs(entries) do
       end
     end
     redis.call('RPUSH', KEYS[2], raw)
-    moved = moved + 1
   end
 end
 

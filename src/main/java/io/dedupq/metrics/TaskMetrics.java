@@ -8,14 +8,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The counters and timers of this process, exported on /q/metrics. Each is counted where it
- * happens, so they are per pod and add up across pods. Tags: {@code queue} always, {@code type}
- * wherever the task type is known: not for duplicates dropped by claim.lua and reaped copies
- * (Redis hands them back as counts), nor for lock extensions and lost locks (the watchdog
- * knows the queue and id only).
+ * happens, so they are per pod and add up across pods. Tags: {@code queue} and {@code type}
+ * on every one ({@value #UNKNOWN_TYPE} where the envelope could not be read).
  */
 @ApplicationScoped
 public class TaskMetrics {
@@ -36,14 +36,16 @@ public class TaskMetrics {
         count("dedupq.tasks.enqueued", queue, type, 1);
     }
 
-    /** What one claim.lua call dropped: duplicates (any reason) and unparseable entries it dead-lettered. */
-    public void claimed(String queue, long duplicates, long unparseable) {
-        if (duplicates > 0) {
-            Counter.builder("dedupq.duplicates.skipped").tag("queue", queue)
-                    .description("copies dropped by claim.lua without running (done, locked or stale)")
-                    .register(registry).increment(duplicates);
-        }
-        count("dedupq.tasks.dead.lettered", queue, UNKNOWN_TYPE, unparseable);
+    /** A copy claim.lua dropped without running it, for {@code reason} done, locked or stale. */
+    public void skipped(String queue, String type, String reason) {
+        Counter.builder("dedupq.duplicates.skipped").tag("queue", queue).tag("type", typeTag(type)).tag("reason", reason)
+                .description("copies dropped by claim.lua without running (done, locked or stale)")
+                .register(registry).increment();
+    }
+
+    /** Entries claim.lua dead-lettered because they were no task envelope. */
+    public void unparseable(String queue, long entries) {
+        count("dedupq.tasks.dead.lettered", queue, UNKNOWN_TYPE, entries);
     }
 
     /** A claimed copy starts to run; for a first attempt, how long it waited since it was enqueued. */
@@ -70,11 +72,14 @@ public class TaskMetrics {
 
     /**
      * The outcome complete.lua was asked to record. Not recorded means a newer execution owned
-     * the task: a lost lock, nothing else is counted.
+     * the task: a lost lock, counted here unless the watchdog already counted this execution
+     * ({@code lossCounted}); nothing else is counted.
      */
-    public void finished(String queue, String type, String outcome, boolean recorded) {
+    public void finished(String queue, String type, String outcome, boolean recorded, boolean lossCounted) {
         if (!recorded) {
-            lockLost(queue, "complete");
+            if (!lossCounted) {
+                lockLost(queue, type, "complete");
+            }
             return;
         }
         switch (outcome) {
@@ -89,32 +94,35 @@ public class TaskMetrics {
     }
 
     /** The watchdog extended a running execution's lock. */
-    public void lockExtended(String queue) {
-        Counter.builder("dedupq.locks.extended").tag("queue", queue).register(registry).increment();
+    public void lockExtended(String queue, String type) {
+        count("dedupq.locks.extended", queue, type, 1);
     }
 
     /**
-     * An execution lost its lock (it expired, or a newer execution took the task), as seen by
-     * the watchdog or by complete.lua refusing the outcome; one execution may be seen by both.
+     * An execution lost its lock (it expired, or a newer execution took the task). Counted once
+     * per execution, by whoever sees it first: the watchdog when an extension is refused while
+     * the handler runs, else complete.lua refusing the outcome.
      */
-    public void lockLost(String queue, String detectedBy) {
-        Counter.builder("dedupq.locks.lost").tag("queue", queue).tag("detected_by", detectedBy).register(registry)
+    public void lockLost(String queue, String type, String detectedBy) {
+        Counter.builder("dedupq.locks.lost").tag("queue", queue).tag("type", typeTag(type)).tag("detected_by", detectedBy)
+                .description("executions that lost their lock, once each, by the first to see it").register(registry)
                 .increment();
     }
 
-    /** Copies of a dead worker the reaper put back on pending. */
-    public void reaped(String queue, long copies) {
-        if (copies > 0) {
-            Counter.builder("dedupq.tasks.reaped").tag("queue", queue)
-                    .description("copies of dead workers put back on pending").register(registry).increment(copies);
-        }
+    /** Copies of a dead worker the reaper put back on pending, one type per copy. */
+    public void reaped(String queue, List<String> types) {
+        types.stream().collect(Collectors.groupingBy(TaskMetrics::typeTag, Collectors.counting()))
+                .forEach((type, copies) -> count("dedupq.tasks.reaped", queue, type, copies));
     }
 
     private void count(String name, String queue, String type, long n) {
         if (n > 0) {
-            Counter.builder(name).tag("queue", queue).tag("type", type == null ? UNKNOWN_TYPE : type)
-                    .register(registry).increment(n);
+            Counter.builder(name).tag("queue", queue).tag("type", typeTag(type)).register(registry).increment(n);
         }
+    }
+
+    private static String typeTag(String type) {
+        return type == null || type.isEmpty() ? UNKNOWN_TYPE : type;
     }
 
     private Timer timer(String name, String queue, String type, String description) {

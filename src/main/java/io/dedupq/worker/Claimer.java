@@ -65,8 +65,13 @@ public class Claimer {
             claims.add(new Claim(reply.get(i).toString(), reply.get(i + 1).toString(), reply.get(i + 2).toString(),
                     reply.get(i + 3).toLong()));
         }
-        Claimed claimed = new Claimed(reply.get(0).toInteger() == 1, reply.get(1).toLong(), reply.get(2).toLong(), claims);
-        metrics.claimed(queue, claimed.duplicates(), claimed.deadLettered());
+        // (type, reason) per dropped copy
+        Response dropped = reply.get(1);
+        for (int i = 0; i + 1 < dropped.size(); i += 2) {
+            metrics.skipped(queue, dropped.get(i).toString(), dropped.get(i + 1).toString());
+        }
+        Claimed claimed = new Claimed(reply.get(0).toInteger() == 1, dropped.size() / 2, reply.get(2).toLong(), claims);
+        metrics.unparseable(queue, claimed.deadLettered());
         return claimed;
     }
 
@@ -101,7 +106,7 @@ public class Claimer {
                 Integer.toString(envelopes.size())));
         args.addAll(envelopes);
         args.addAll(runningTokens);
-        return requeue(queue, worker.id(), args);
+        return requeue(queue, worker.id(), args).size();
     }
 
     /**
@@ -111,21 +116,25 @@ public class Claimer {
      */
     public long requeueAllAndLeave(String queue) {
         String expired = Long.toString(clock.millis() - config.worker().heartbeatExpiry().toMillis() - 1);
-        return requeue(queue, worker.id(), List.of(keys.base(queue), worker.id(), "all", expired, "0"));
+        return requeue(queue, worker.id(), List.of(keys.base(queue), worker.id(), "all", expired, "0")).size();
     }
 
     /**
      * For the reaper: if {@code workerId}'s heartbeat on this queue is still older than
      * {@code cutoff}, its copies go back to pending with its locks freed; it is forgotten once
-     * its list is empty and its heartbeat is older than {@code forgetBefore}.
+     * its list is empty and its heartbeat is older than {@code forgetBefore}. Returns the types
+     * of the copies requeued.
      */
-    public long requeueExpired(String queue, String workerId, long cutoff, long forgetBefore) {
+    public List<String> requeueExpired(String queue, String workerId, long cutoff, long forgetBefore) {
         return requeue(queue, workerId, List.of(keys.base(queue), workerId, "expired", Long.toString(cutoff),
                 Long.toString(forgetBefore)));
     }
 
-    private long requeue(String queue, String workerId, List<String> args) {
-        return redis.script(LuaScript.REQUEUE,
-                List.of(keys.processing(queue, workerId), keys.pending(queue), keys.workers(queue)), args).toLong();
+    /** The types of the copies that went back to pending, one per copy. */
+    private List<String> requeue(String queue, String workerId, List<String> args) {
+        List<String> types = new ArrayList<>();
+        redis.script(LuaScript.REQUEUE, List.of(keys.processing(queue, workerId), keys.pending(queue), keys.workers(queue)),
+                args).forEach(type -> types.add(type.toString()));
+        return types;
     }
 }

@@ -11,6 +11,7 @@ import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -82,10 +83,10 @@ public class Reaper {
                 if (worker.equals(self.id())) {
                     continue;
                 }
-                long moved = claimer.requeueExpired(queue, worker, cutoff, forgetBefore);
+                List<String> moved = claimer.requeueExpired(queue, worker, cutoff, forgetBefore);
                 metrics.reaped(queue, moved);
-                if (moved > 0) {
-                    LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", queue, worker, moved);
+                if (!moved.isEmpty()) {
+                    LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", queue, worker, moved.size());
                 }
             }
         }

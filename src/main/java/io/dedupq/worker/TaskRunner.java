@@ -62,7 +62,7 @@ public class TaskRunner {
         }
         metrics.started(queue, envelope);
         String outcome = envelope == null
-                ? fail(queue, null, claim, TaskStatus.FAILED, "malformed envelope", keepTrying)
+                ? fail(queue, null, claim, TaskStatus.FAILED, "malformed envelope", false, keepTrying)
                 : execute(queue, envelope, claim, keepTrying);
         LOG.infof("task=%s queue=%s type=%s attempt=%d outcome=%s duration_ms=%d", claim.id(), queue,
                 typeOf(envelope), envelope == null ? 0 : envelope.attempt(), outcome,
@@ -74,26 +74,27 @@ public class TaskRunner {
         TaskHandler<?> handler = registry.handler(envelope.type()).orElse(null);
         if (handler == null) {
             return fail(queue, envelope, claim, TaskStatus.FAILED, "no handler for task type '" + envelope.type() + "'",
-                    keepTrying);
+                    false, keepTrying);
         }
         PayloadBinder.Bound<?> bound = binder.bind(envelope.payload(), handler.payloadType(), "payload");
         if (!bound.ok()) {
             return fail(queue, envelope, claim, TaskStatus.FAILED, "invalid payload: "
                     + bound.errors().stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; ")),
-                    keepTrying);
+                    false, keepTrying);
         }
         Object result;
         // the lock is kept alive only while the handler runs; the watch is closed before the outcome is written
-        try (Watchdog.Watch watch = watchdog.watch(queue, claim)) {
+        Watchdog.Watch watch = watchdog.watch(queue, envelope.type(), claim);
+        try (watch) {
             ExecutionContext ctx = new ExecutionContext(claim.id(), QueuePartitions.queueOf(queue), envelope.attempt(),
                     claim.fence(), watch::lost);
             result = metrics.timeHandler(queue, envelope.type(), () -> invoke(handler, bound.value(), ctx));
         } catch (PermanentFailure e) {
-            return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), keepTrying);
+            return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), watch.lost(), keepTrying);
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
-            return retryOrBury(queue, envelope, claim, describe(e), keepTrying);
+            return retryOrBury(queue, envelope, claim, describe(e), watch.lost(), keepTrying);
         }
-        return record(queue, envelope, claim, TaskStatus.SUCCEEDED, toJson(result), null, 0, keepTrying);
+        return record(queue, envelope, claim, TaskStatus.SUCCEEDED, toJson(result), null, 0, watch.lost(), keepTrying);
     }
 
     @SuppressWarnings("unchecked")
@@ -101,19 +102,21 @@ public class TaskRunner {
         return handler.handle((P) payload, ctx);
     }
 
-    private String retryOrBury(String queue, Envelope envelope, Claim claim, String error, BooleanSupplier keepTrying) {
+    private String retryOrBury(String queue, Envelope envelope, Claim claim, String error, boolean lossCounted,
+            BooleanSupplier keepTrying) {
         DedupqConfig.QueueConfig settings = partitions.settings(queue);
         if (envelope.attempt() + 1 >= settings.maxAttempts()) {
-            return fail(queue, envelope, claim, TaskStatus.DEAD, error, keepTrying);
+            return fail(queue, envelope, claim, TaskStatus.DEAD, error, lossCounted, keepTrying);
         }
         long dueAt = clock.millis()
                 + new Backoff(settings.backoffBase(), settings.backoffMax()).delay(envelope.attempt()).toMillis();
-        return record(queue, envelope, claim, TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt, keepTrying);
+        return record(queue, envelope, claim, TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt,
+                lossCounted, keepTrying);
     }
 
     /** Dead-letters the copy; {@code envelope} is null when the copy could not be read. */
     private String fail(String queue, Envelope envelope, Claim claim, TaskStatus outcome, String error,
-            BooleanSupplier keepTrying) {
+            boolean lossCounted, BooleanSupplier keepTrying) {
         ObjectNode deadLetter = mapper.createObjectNode();
         deadLetter.put("id", claim.id());
         deadLetter.put("type", envelope == null ? null : envelope.type());
@@ -123,13 +126,14 @@ public class TaskRunner {
         deadLetter.put("error", error);
         deadLetter.put("failedAt", clock.millis());
         deadLetter.put("envelope", claim.envelope());
-        return record(queue, envelope, claim, outcome, error, deadLetter.toString(), 0, keepTrying);
+        return record(queue, envelope, claim, outcome, error, deadLetter.toString(), 0, lossCounted, keepTrying);
     }
 
+    /** {@code lossCounted}: the watchdog already counted this execution's lost lock. */
     private String record(String queue, Envelope envelope, Claim claim, TaskStatus outcome, String detail, String next,
-            long dueAt, BooleanSupplier keepTrying) {
+            long dueAt, boolean lossCounted, BooleanSupplier keepTrying) {
         boolean recorded = finisher.finish(queue, claim, outcome, detail, next, dueAt, keepTrying);
-        metrics.finished(queue, typeOf(envelope), outcome.wire(), recorded);
+        metrics.finished(queue, typeOf(envelope), outcome.wire(), recorded, lossCounted);
         return recorded ? outcome.wire() : outcome.wire() + " (not recorded: a newer execution owns the task)";
     }
 

@@ -56,6 +56,7 @@ public class Watchdog {
     public final class Watch implements AutoCloseable {
 
         private final String queue;
+        private final String type;
         private final Claim claim;
         private final Thread thread;
         private final long ttlMillis;
@@ -63,15 +64,19 @@ public class Watchdog {
         private volatile boolean lost;
         private boolean open = true;
 
-        private Watch(String queue, Claim claim, Thread thread, long ttlMillis) {
+        private Watch(String queue, String type, Claim claim, Thread thread, long ttlMillis) {
             this.queue = queue;
+            this.type = type;
             this.claim = claim;
             this.thread = thread;
             this.ttlMillis = ttlMillis;
             this.dueAt = nextDue(System.nanoTime());
         }
 
-        /** True once an extension found the lock gone or held by another token. */
+        /**
+         * True once an extension found the lock gone or held by another token; the watchdog has
+         * then counted the lost lock.
+         */
         public boolean lost() {
             return lost;
         }
@@ -108,9 +113,10 @@ public class Watchdog {
         loop.stop();
     }
 
-    /** Starts watching the claim's lock for the calling thread, which is about to run the handler. */
-    public Watch watch(String queue, Claim claim) {
-        Watch watch = new Watch(queue, claim, Thread.currentThread(), partitions.settings(queue).lockTtl().toMillis());
+    /** Starts watching the claim's lock for the calling thread, which is about to run a handler of {@code type}. */
+    public Watch watch(String queue, String type, Claim claim) {
+        Watch watch = new Watch(queue, type, claim, Thread.currentThread(),
+                partitions.settings(queue).lockTtl().toMillis());
         watched.add(watch);
         return watch;
     }
@@ -145,13 +151,13 @@ public class Watchdog {
     /** The one place where an extension succeeded. */
     private void extended(Watch watch, long sentAt) {
         watch.dueAt = watch.nextDue(sentAt);
-        metrics.lockExtended(watch.queue);
+        metrics.lockExtended(watch.queue, watch.type);
     }
 
     /** The one place where an execution is found to have lost its lock. */
     private void lockLost(Watch watch) {
         if (watch.markLost()) {
-            metrics.lockLost(watch.queue, "watchdog");
+            metrics.lockLost(watch.queue, watch.type, "watchdog");
             LOG.warnf("queue %s: task %s (token %s) lost its lock; its handler is interrupted and its outcome will not "
                     + "overwrite a newer execution's", watch.queue, watch.claim.id(), watch.claim.token());
         }

@@ -2,6 +2,8 @@ package io.dedupq.metrics;
 
 import static io.dedupq.support.Api.awaitStatus;
 import static io.dedupq.support.Api.flaky;
+import static io.dedupq.support.Api.openAccount;
+import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
 import static org.awaitility.Awaitility.await;
@@ -12,6 +14,7 @@ import io.dedupq.support.Api;
 import io.dedupq.support.BlockingHandler;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.LockLossProbe;
 import io.dedupq.support.LongRunningHandler;
 import io.dedupq.support.RedisTestResource;
 import io.dedupq.support.Scrape;
@@ -59,6 +62,9 @@ class MetricsTest {
     @Inject
     FlakyHandler flaky;
 
+    @Inject
+    LockLossProbe probe;
+
     @Test
     void outcomesOfRealTasksMoveTheirCountersAndTimers() {
         Scrape before = Scrape.now();
@@ -84,27 +90,42 @@ class MetricsTest {
     }
 
     @Test
-    void duplicatesAndUnparseableEntriesDroppedByClaimAreCounted() {
+    void duplicatesDroppedByClaimAreCountedByTypeAndReasonAndUnparseableEntriesAsUnknown() {
         String done = uniqueId("m-done");
         assertEquals(202, Api.post(task(done, FLAKY, flaky(0))));
         awaitStatus(done, "succeeded");
+        String locked = uniqueId("m-locked");
+        // another copy of this id is running somewhere: its lock is held
+        redis.set(keys.lock(FLAKY, locked), "someone-else:1", 60_000);
+        String stale = uniqueId("m-stale");
+        // the task has moved on to its second attempt: a copy of the first is stale
+        redis.hset(keys.task(FLAKY, stale), "id", stale, "type", FLAKY, "queue", FLAKY, "status", "retrying",
+                "attempt", "1");
         awaitReported("dedupq_queue_duplicates_skipped", "queue", FLAKY, "reason", "done");
         Scrape before = Scrape.now();
         double doneBefore = gaugeNow("dedupq_queue_duplicates_skipped", "queue", FLAKY, "reason", "done");
 
-        // a producer pushes the finished task again, and something that is no envelope at all
-        redis.lpush(keys.pending(FLAKY), Envelopes.flaky(done, 0), "not an envelope");
+        // a producer pushes copies straight onto the list, and something that is no envelope at all
+        redis.lpush(keys.pending(FLAKY), Envelopes.flaky(done, 0), Envelopes.flaky(locked, 0), Envelopes.flaky(stale, 0),
+                "not an envelope");
 
         await().atMost(Duration.ofSeconds(20)).until(() -> redis.llen(keys.pending(FLAKY)) == 0
-                && new Delta(before, Scrape.now(), "queue", FLAKY).of("dedupq_duplicates_skipped_total") == 1);
+                && new Delta(before, Scrape.now(), "queue", FLAKY).of("dedupq_duplicates_skipped_total") == 3);
         Scrape after = Scrape.now();
-        assertEquals(1, new Delta(before, after, "queue", FLAKY).of("dedupq_duplicates_skipped_total"));
+        for (String reason : List.of("done", "locked", "stale")) {
+            assertEquals(1, new Delta(before, after, "queue", FLAKY, "type", FLAKY, "reason", reason)
+                    .of("dedupq_duplicates_skipped_total"), reason);
+        }
+        assertEquals(3, new Delta(before, after, "queue", FLAKY).of("dedupq_duplicates_skipped_total"));
         assertEquals(1, new Delta(before, after, "queue", FLAKY, "type", "unknown").of("dedupq_tasks_dead_lettered_total"));
         assertEquals(0, new Delta(before, after, "queue", FLAKY, "type", FLAKY).of("dedupq_tasks_executed_total"),
-                "the duplicate did not run");
+                "no copy ran");
+        // the whole-queue gauge still reads the stats hash
         await().atMost(Duration.ofSeconds(10)).until(
                 () -> gaugeNow("dedupq_queue_duplicates_skipped", "queue", FLAKY, "reason", "done") == doneBefore + 1);
         assertEquals(1, flaky.executions(done).size());
+        assertEquals(0, flaky.executions(locked).size());
+        assertEquals(0, flaky.executions(stale).size());
     }
 
     @Test
@@ -117,8 +138,11 @@ class MetricsTest {
         redis.hset(keys.task(FLAKY, id), "token", "someone-else:1");
 
         await().atMost(Duration.ofSeconds(20)).until(() -> new Delta(before, Scrape.now(), "queue", FLAKY,
-                "detected_by", "complete").of("dedupq_locks_lost_total") == 1);
-        assertEquals(0, new Delta(before, Scrape.now(), "queue", FLAKY, "type", FLAKY).of("dedupq_tasks_succeeded_total"));
+                "type", FLAKY, "detected_by", "complete").of("dedupq_locks_lost_total") == 1);
+        Scrape after = Scrape.now();
+        assertEquals(1, new Delta(before, after, "queue", FLAKY).of("dedupq_locks_lost_total"),
+                "the watchdog saw nothing: the lock itself stayed ours");
+        assertEquals(0, new Delta(before, after, "queue", FLAKY, "type", FLAKY).of("dedupq_tasks_succeeded_total"));
     }
 
     @Test
@@ -126,27 +150,53 @@ class MetricsTest {
         String queue = LongRunningHandler.TYPE;
         String id = uniqueId("m-watched");
         Scrape before = Scrape.now();
-        // 1.5 s lock TTL (test profile): a handler of 4 s needs the watchdog's extensions
-        assertEquals(202, Api.post(task(id, queue, Map.of("failures", 0, "sleepMillis", 4000))));
-        await().atMost(Duration.ofSeconds(20)).until(
-                () -> new Delta(before, Scrape.now(), "queue", queue).of("dedupq_locks_extended_total") >= 2);
+        // 3 s lock TTL (test profile): a handler of 8 s needs the watchdog's extensions
+        assertEquals(202, Api.post(task(id, queue, Map.of("failures", 0, "sleepMillis", 8000))));
+        await().atMost(Duration.ofSeconds(20)).until(() -> new Delta(before, Scrape.now(), "queue", queue,
+                "type", queue).of("dedupq_locks_extended_total") >= 2);
 
         // another holder takes the lock: the next extension is refused and counted as lost
         redis.set(keys.lock(queue, id), "someone-else:1", 60_000);
         await().atMost(Duration.ofSeconds(20)).until(() -> new Delta(before, Scrape.now(), "queue", queue,
-                "detected_by", "watchdog").of("dedupq_locks_lost_total") == 1);
+                "type", queue, "detected_by", "watchdog").of("dedupq_locks_lost_total") == 1);
+        assertEquals(1, new Delta(before, Scrape.now(), "queue", queue).of("dedupq_locks_lost_total"));
     }
 
     @Test
-    void copiesOfADeadWorkerThatTheReaperRequeuesAreCounted() {
+    void anExecutionSeenLostByTheWatchdogAndThenRefusedByCompleteIsOneLostLock() {
+        String queue = LockLossProbe.TYPE;
+        String id = uniqueId("m-stolen");
+        long refusedBefore = stat(queue, "lostLocks");
+        Scrape before = Scrape.now();
+        assertEquals(202, Api.post(task(id, queue, Map.of("accountId", openAccount("EUR", "100.00"), "amount", 1,
+                "holdMillis", 60_000))));
+        await().atMost(Duration.ofSeconds(20)).until(() -> probe.started(id) != null);
+
+        // a newer execution takes over both the lock (the watchdog sees it) and the task (complete.lua refuses)
+        String newerToken = "other-worker:" + redis.incr(keys.fence(queue));
+        redis.set(keys.lock(queue, id), newerToken, 60_000);
+        redis.hset(keys.task(queue, id), "token", newerToken, "worker", "other-worker");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> stat(queue, "lostLocks") - refusedBefore == 1);
+        // the refusal reached the worker just now; a second count would follow it at once
+        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(
+                () -> new Delta(before, Scrape.now(), "queue", queue, "type", queue).of("dedupq_locks_lost_total") == 1);
+        assertEquals(1, new Delta(before, Scrape.now(), "queue", queue, "type", queue, "detected_by", "watchdog")
+                .of("dedupq_locks_lost_total"), "counted by the first to see it");
+    }
+
+    @Test
+    void copiesOfADeadWorkerThatTheReaperRequeuesAreCountedByType() {
         String id = uniqueId("m-reaped");
         Scrape before = Scrape.now();
-        // a worker that died long ago with one copy in its processing list
+        // a worker that died long ago with two copies in its processing list, one of them unreadable
         redis.zadd(keys.workers(FLAKY), 1_000, "dead-worker");
-        redis.lpush(keys.processing(FLAKY, "dead-worker"), Envelopes.flaky(id, 0));
+        redis.lpush(keys.processing(FLAKY, "dead-worker"), Envelopes.flaky(id, 0), "not an envelope either");
 
         awaitStatus(id, "succeeded");
-        assertEquals(1, new Delta(before, Scrape.now(), "queue", FLAKY).of("dedupq_tasks_reaped_total"));
+        Scrape after = Scrape.now();
+        assertEquals(1, new Delta(before, after, "queue", FLAKY, "type", FLAKY).of("dedupq_tasks_reaped_total"));
+        assertEquals(1, new Delta(before, after, "queue", FLAKY, "type", "unknown").of("dedupq_tasks_reaped_total"));
     }
 
     @Test
