@@ -31,7 +31,8 @@ public class QueueResource {
 
     @GET
     @Operation(summary = "Sizes and totals of every queue", description = "pending, processing, delayed and dead are "
-            + "current sizes; the rest are totals since the queue's stats began")
+            + "current sizes; the rest are totals since the queue's stats began, operator actions (cancelled, revived, "
+            + "discarded) included")
     @APIResponse(responseCode = "200", description = "One entry per queue", content = @Content(
             mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = QueueStats.class, type = SchemaType.ARRAY)))
     public List<QueueStats> queues() {

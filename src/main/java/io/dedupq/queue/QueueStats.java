@@ -16,13 +16,18 @@ import java.util.function.ToLongFunction;
  * @param skippedLocked     dropped because another copy of the id held the lock
  * @param skippedStale      dropped because the id had moved on to a later attempt
  * @param duplicatesRejected submissions of a known id refused at enqueue
+ * @param lostLocks         outcomes refused because a newer execution owned the task
+ * @param cancelled         waiting tasks cancelled before they ran
+ * @param revived           dead-lettered tasks put back on pending by an operator
+ * @param discarded         dead-letter records removed by an operator
  * @param partitions        a partitioned queue's counts per partition (its own counts are their sums); empty otherwise
  */
 @RegisterForReflection
 public record QueueStats(String queue, long pending, long processing, long delayed, long dead,
         long enqueued, long succeeded, long failed, long deadLettered, long unparseable, long retried,
         long duplicatesSkipped, long skippedDone, long skippedLocked, long skippedStale,
-        long duplicatesRejected, long lostLocks, List<QueueStats> partitions) {
+        long duplicatesRejected, long lostLocks, long cancelled, long revived, long discarded,
+        List<QueueStats> partitions) {
 
     /** The counts of a partitioned queue: the sums over its partitions, which are listed too. */
     public static QueueStats total(String queue, List<QueueStats> parts) {
@@ -32,7 +37,8 @@ public record QueueStats(String queue, long pending, long processing, long delay
                 sum(parts, QueueStats::unparseable), sum(parts, QueueStats::retried),
                 sum(parts, QueueStats::duplicatesSkipped), sum(parts, QueueStats::skippedDone),
                 sum(parts, QueueStats::skippedLocked), sum(parts, QueueStats::skippedStale),
-                sum(parts, QueueStats::duplicatesRejected), sum(parts, QueueStats::lostLocks), parts);
+                sum(parts, QueueStats::duplicatesRejected), sum(parts, QueueStats::lostLocks),
+                sum(parts, QueueStats::cancelled), sum(parts, QueueStats::revived), sum(parts, QueueStats::discarded), parts);
     }
 
     private static long sum(List<QueueStats> parts, ToLongFunction<QueueStats> count) {

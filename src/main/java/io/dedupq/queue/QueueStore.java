@@ -31,7 +31,8 @@ public class QueueStore {
     private static final String[] TASK_FIELDS = {"id", "queue", "type", "status", "attempts", "enqueuedAt",
         "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result"};
     private static final String[] STAT_FIELDS = {"enqueued", "succeeded", "failed", "dead", "retried",
-        "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable"};
+        "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable", "cancelled",
+        "revived", "discarded"};
 
     private final RedisCalls redis;
     private final RedisKeys keys;
@@ -171,7 +172,7 @@ public class QueueStore {
             stats.add(new QueueStats(queues.get(q), pending, processing, delayed, dead,
                     num(c.get(0)), num(c.get(1)), failed, failed + unparseable, unparseable, num(c.get(4)),
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
-                    num(c.get(8)), num(c.get(9)), List.of()));
+                    num(c.get(8)), num(c.get(9)), num(c.get(11)), num(c.get(12)), num(c.get(13)), List.of()));
         }
         return stats;
     }

@@ -42,7 +42,7 @@ function setStatus(state, text) {
 }
 
 const QUEUE_COLUMNS = ["pending", "processing", "delayed", "dead", "enqueued", "succeeded", "failed", "retried",
-  "duplicatesSkipped"];
+  "duplicatesSkipped", "cancelled", "revived", "discarded"];
 
 function renderQueues(queues) {
   const body = document.querySelector("#queues tbody");

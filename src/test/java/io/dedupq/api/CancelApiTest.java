@@ -64,9 +64,11 @@ class CancelApiTest {
         String id = uniqueId("victim");
         submit(task(id, queue, flaky(0))).then().statusCode(202);
         assertTrue(redis.lrange(keys.pending(queue)).stream().anyMatch(copy -> copy.contains(id)));
+        long cancelledBefore = stat(queue, "cancelled");
 
         cancel(id).then().statusCode(200).body("id", equalTo(id)).body("queue", equalTo(queue))
                 .body("status", equalTo("cancelled"));
+        assertEquals(1, stat(queue, "cancelled") - cancelledBefore);
 
         assertTrue(redis.lrange(keys.pending(queue)).stream().noneMatch(copy -> copy.contains(id)), "the copy left pending");
         assertEquals("cancelled", status(id));
@@ -80,6 +82,7 @@ class CancelApiTest {
         assertTrue(redis.pttl(keys.done(queue, id)) > 0, "the id is remembered for the dedup window only");
         assertTrue(redis.pttl(keys.task(queue, id)) > 0);
         refused(cancel(id), 409);
+        assertEquals(1, stat(queue, "cancelled") - cancelledBefore, "a refused cancel is not counted");
     }
 
     @Test
@@ -103,9 +106,11 @@ class CancelApiTest {
         String id = uniqueId("running");
         submit(task(id, queue, Map.of("failures", 0, "sleepMillis", 1500))).then().statusCode(202);
         await().atMost(Duration.ofSeconds(10)).until(() -> handler.executions(id).size() == 1);
+        long cancelledBefore = stat(queue, "cancelled");
 
         refused(cancel(id), 409);
 
+        assertEquals(cancelledBefore, stat(queue, "cancelled"));
         assertEquals("running", status(id));
         awaitStatus(id, "succeeded");
     }

@@ -1,6 +1,7 @@
 package io.dedupq.api;
 
 import static io.dedupq.support.Api.awaitStatus;
+import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
@@ -94,9 +95,11 @@ class DeadLetterApiTest {
         submit(task(id, QUEUE, Map.of("failures", 2))).then().statusCode(202);
         assertEquals(2, awaitStatus(id, "dead").getInt("attempts"));
         assertTrue(page("").getList("entries.id").contains(id));
+        long revivedBefore = stat(QUEUE, "revived");
 
         given().post(DEAD + "/" + id + "/retry").then().statusCode(202)
                 .body("id", equalTo(id)).body("status", equalTo("queued"));
+        assertEquals(1, stat(QUEUE, "revived") - revivedBefore);
 
         JsonPath done = awaitStatus(id, "succeeded");
         assertEquals(1, done.getInt("attempts"), "the attempt count starts again");
@@ -105,6 +108,7 @@ class DeadLetterApiTest {
         assertEquals(List.of(0, 1, 0), runs.stream().map(ExecutionContext::attempt).toList());
         assertFalse(page("").getList("entries.id").contains(id), "the dead letter is gone");
         check(given().post(DEAD + "/" + id + "/retry"), 404, null);
+        assertEquals(1, stat(QUEUE, "revived") - revivedBefore, "a refused retry is not counted");
     }
 
     @Test
@@ -124,8 +128,10 @@ class DeadLetterApiTest {
     @Test
     void discardRemovesTheDeadLetterAndTheTaskStaysTerminal() {
         String id = failedForGood();
+        long discardedBefore = stat(QUEUE, "discarded");
 
         given().delete(DEAD + "/" + id).then().statusCode(204);
+        assertEquals(1, stat(QUEUE, "discarded") - discardedBefore);
 
         assertFalse(page("").getList("entries.id").contains(id));
         assertNull(redis.hget(keys.task(QUEUE, id), "deadRecord"));
@@ -134,6 +140,7 @@ class DeadLetterApiTest {
                 .body("duplicate", equalTo(true));
         check(given().delete(DEAD + "/" + id), 404, null);
         check(given().post(DEAD + "/" + id + "/retry"), 404, null);
+        assertEquals(1, stat(QUEUE, "discarded") - discardedBefore, "a refused discard is not counted");
     }
 
     @Test
@@ -182,9 +189,13 @@ class DeadLetterApiTest {
         String id = failedForGood();
         List<String> dead = redis.lrange(keys.dead(QUEUE));
         List<String> pending = redis.lrange(keys.pending(QUEUE));
+        long revived = stat(QUEUE, "revived");
+        long discarded = stat(QUEUE, "discarded");
 
         check(given().request(method, path), status, field);
 
+        assertEquals(revived, stat(QUEUE, "revived"));
+        assertEquals(discarded, stat(QUEUE, "discarded"));
         assertEquals(dead, redis.lrange(keys.dead(QUEUE)));
         assertEquals(pending, redis.lrange(keys.pending(QUEUE)));
         assertEquals("failed", given().get("/api/tasks/" + id).jsonPath().getString("status"));

@@ -64,6 +64,10 @@ class OpenApiTest {
             }
         }
         assertEquals("X-API-Key", doc.path("components").path("securitySchemes").path("apiKey").path("name").asText());
+        JsonNode queueStats = doc.path("components").path("schemas").path("QueueStats").path("properties");
+        for (String total : List.of("duplicatesSkipped", "lostLocks", "cancelled", "revived", "discarded")) {
+            assertTrue(queueStats.has(total), "GET /api/queues documents " + total);
+        }
     }
 
     /** A response (or the named one it refers to) whose content is application/problem+json. */
