@@ -9,6 +9,7 @@ import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.ToDoubleFunction;
 import org.jboss.logging.Logger;
 
@@ -16,7 +17,9 @@ import org.jboss.logging.Logger;
  * Per-queue gauges read from a snapshot that is refreshed every
  * {@code dedupq.metrics.refresh-interval}, so a scrape never waits on Redis. The sizes and the
  * duplicate counts by reason are what Redis holds for the whole queue: every pod reports the
- * same values (aggregate with max, not sum). While Redis is unreachable the last snapshot stays.
+ * same values (aggregate with max, not sum). Once a refresh fails they read NaN until one
+ * succeeds again, and {@code dedupq.queue.gauges.stale} reads 1: an old size presented as current
+ * would mislead an alert or an autoscaler.
  */
 @ApplicationScoped
 public class QueueGauges {
@@ -26,19 +29,27 @@ public class QueueGauges {
     private final TaskQueue tasks;
     private final MeterRegistry registry;
     private final Map<String, QueueStats> latest = new ConcurrentHashMap<>();
+    /** True until a refresh succeeds, and again after one fails. */
+    private final AtomicBoolean stale = new AtomicBoolean(true);
 
     public QueueGauges(TaskQueue tasks, HandlerRegistry handlers, MeterRegistry registry) {
         this.tasks = tasks;
         this.registry = registry;
         handlers.queues().forEach(this::register);
+        Gauge.builder("dedupq.queue.gauges.stale", stale, s -> s.get() ? 1 : 0)
+                .description("1 while the queue gauges have no fresh snapshot (none yet, or the last refresh failed): they read NaN")
+                .register(registry);
     }
 
     @Scheduled(every = "${dedupq.metrics.refresh-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void refresh() {
         try {
             tasks.stats().forEach(stats -> latest.put(stats.queue(), stats));
+            stale.set(false);
         } catch (RuntimeException e) {
-            LOG.debugf("queue gauges keep their last values: %s", e.getMessage());
+            latest.clear();
+            stale.set(true);
+            LOG.debugf("queue gauges read NaN until a refresh succeeds: %s", e.getMessage());
         }
     }
 

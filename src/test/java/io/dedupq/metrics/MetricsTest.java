@@ -8,6 +8,8 @@ import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Api;
@@ -227,6 +229,26 @@ class MetricsTest {
         awaitStatus(retrying, "dead");
         awaitGauge("dedupq_queue_delayed", SlowRetryHandler.TYPE, 0);
         awaitGauge("dedupq_queue_dead", SlowRetryHandler.TYPE, deadBefore + 1);
+    }
+
+    @Test
+    void queueGaugesReadNaNAndAreMarkedStaleWhileRedisIsDownAndNumbersAgainWhenItIsBack() {
+        awaitReported("dedupq_queue_pending", "queue", FLAKY);
+        await().atMost(Duration.ofSeconds(10)).until(() -> gaugeNow("dedupq_queue_gauges_stale") == 0);
+        try {
+            RedisTestResource.redis().stop();
+            await().atMost(Duration.ofSeconds(30)).until(() -> gaugeNow("dedupq_queue_gauges_stale") == 1);
+            Scrape down = Scrape.now();
+            for (String gauge : List.of("pending", "processing", "delayed", "dead")) {
+                assertTrue(Double.isNaN(down.value("dedupq_queue_" + gauge, "queue", FLAKY)), gauge + " is no number");
+            }
+            assertTrue(Double.isNaN(down.value("dedupq_queue_duplicates_skipped", "queue", FLAKY, "reason", "done")));
+        } finally {
+            RedisTestResource.runAgain();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> gaugeNow("dedupq_queue_gauges_stale") == 0);
+        assertFalse(Double.isNaN(gaugeNow("dedupq_queue_pending", "queue", FLAKY)));
+        assertFalse(Double.isNaN(gaugeNow("dedupq_queue_duplicates_skipped", "queue", FLAKY, "reason", "done")));
     }
 
     private static double gaugeNow(String name, String... labels) {
