@@ -33,6 +33,8 @@ public interface DedupqConfig {
 
     Jobs jobs();
 
+    RedisGuardConfig redisGuard();
+
     Bench bench();
 
     /** Aids for bench/run.sh; never needed in production. */
@@ -124,6 +126,29 @@ public interface DedupqConfig {
         /** Roll-ups kept in {@code <prefix>:rollups}, newest first (1440: a day of minutes). */
         @WithDefault("1440")
         int rollupKeep();
+    }
+
+    /**
+     * The one fault-tolerance policy of the Redis calls outside the worker loop (the HTTP path,
+     * the dashboard, the gauges): every such call is cut off after {@code timeout}, and one
+     * circuit breaker, shared by all of them, stops calling a Redis that keeps failing.
+     */
+    interface RedisGuardConfig {
+        /** Longest a guarded call may take: a paused Redis never answers, and the API answers 503 after this. */
+        @WithDefault("800ms")
+        Duration timeout();
+
+        /** Calls the breaker's rolling window holds; it opens when failure-ratio of them failed. */
+        @WithDefault("4")
+        int requestVolume();
+
+        /** Share of failed calls (Redis errors and timeouts only) in the window that opens the breaker. */
+        @WithDefault("0.5")
+        double failureRatio();
+
+        /** How long an open breaker refuses calls before it lets one through to try Redis again. */
+        @WithDefault("2s")
+        Duration delay();
     }
 
     interface Security {

@@ -4,18 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /**
  * Reads a queue's dead list and acts on one record of it: revive (revive.lua) or discard
@@ -55,9 +52,7 @@ public class DeadLetterStore {
      * length. A partitioned queue's dead lists are read one after the other, as if joined in
      * partition order (newest first within each).
      */
-    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public DeadPage page(String queue, int offset, int limit) {
         List<String> lists = partitions.of(queue).stream().map(keys::dead).toList();
         List<Response> lengths = redis.batch(lists.stream().map(list -> Request.cmd(Command.LLEN).arg(list)).toList());
@@ -87,9 +82,7 @@ public class DeadLetterStore {
     }
 
     /** Puts the dead-lettered task back on pending under its id, as attempt 0. */
-    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public Result revive(String queue, String id) {
         String partition = partitions.forTask(queue, id);
         Optional<String> record = find(partition, id);
@@ -114,9 +107,7 @@ public class DeadLetterStore {
     }
 
     /** Removes the task's record from the dead list; the task stays terminal. */
-    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public Result discard(String queue, String id) {
         String partition = partitions.forTask(queue, id);
         Optional<String> record = find(partition, id);

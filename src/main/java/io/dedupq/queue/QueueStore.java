@@ -4,26 +4,22 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.handler.HandlerRegistry;
+import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /**
  * Redis reads and writes of the producer side. The HTTP path must answer fast when Redis is
- * down or paused: {@code @Timeout} bounds every call and the circuit breaker stops sending
- * requests to a Redis that keeps failing, so callers get a 503 instead of a hang. Only Redis
- * failures count toward opening the breaker, never a bug or bad data.
+ * down or paused, so each public call runs under {@link RedisGuard}.
  */
 @ApplicationScoped
 public class QueueStore {
@@ -52,9 +48,7 @@ public class QueueStore {
     }
 
     /** One enqueue.lua call per queue partition, pipelined (one write per hash slot). */
-    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public List<EnqueueResult> enqueue(List<TaskQueue.Prepared> tasks) {
         Map<String, List<Integer>> byPartition = new LinkedHashMap<>();
         for (int i = 0; i < tasks.size(); i++) {
@@ -88,10 +82,13 @@ public class QueueStore {
     }
 
     /** Looks the id up in every queue (in its partition); ids are unique per queue, the first queue that has it wins. */
-    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public Optional<TaskView> find(String id) {
+        return lookup(id);
+    }
+
+    /** {@link #find} for a caller that runs under {@link RedisGuard} already (guards must not nest). */
+    Optional<TaskView> lookup(String id) {
         List<Request> reads = new ArrayList<>();
         for (String queue : registry.queues()) {
             Request hmget = Request.cmd(Command.HMGET).arg(keys.task(partitions.forTask(queue, id), id));
@@ -112,9 +109,7 @@ public class QueueStore {
      * Per queue, the counts summed over its partitions, and each partition's own. Two round
      * trips: each partition's workers, then every count of every partition in one pipeline.
      */
-    @Timeout(value = 1500, unit = ChronoUnit.MILLIS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public List<QueueStats> stats() {
         List<String> all = partitions.all();
         Map<String, QueueStats> byPartition = new LinkedHashMap<>();

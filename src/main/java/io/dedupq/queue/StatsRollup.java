@@ -8,17 +8,14 @@ import io.dedupq.lock.OncePerTick;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.ScheduledExecution;
+import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.logging.Logger;
 
 /**
@@ -64,9 +61,7 @@ public class StatsRollup {
     }
 
     /** The newest {@code limit} roll-ups, newest first. */
-    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public List<JsonNode> recent(int limit) throws JsonProcessingException {
         List<JsonNode> entries = new ArrayList<>();
         for (Response raw : redis.send(Request.cmd(Command.LRANGE).arg(keys.rollups()).arg(0).arg(limit - 1))) {

@@ -1,15 +1,12 @@
 package io.dedupq.queue;
 
 import io.dedupq.config.DedupqConfig;
+import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /** Cancels a task that is still waiting (cancel.lua); the script decides atomically whether it may. */
 @ApplicationScoped
@@ -37,11 +34,9 @@ public class TaskCanceller {
     }
 
     /** Empty when no queue knows the id. */
-    @Timeout(value = 3, unit = ChronoUnit.SECONDS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public Optional<Cancelled> cancel(String id) {
-        Optional<TaskView> task = store.find(id);
+        Optional<TaskView> task = store.lookup(id);
         if (task.isEmpty()) {
             return Optional.empty();
         }

@@ -2,21 +2,18 @@ package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisGuard;
 import io.dedupq.queue.RedisKeys;
-import io.dedupq.queue.StoreUnavailableException;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /** The workers as their heartbeats in {@code dedupq:workers} show them (for operators and the dashboard). */
 @ApplicationScoped
@@ -40,9 +37,7 @@ public class WorkerDirectory {
     }
 
     /** Every listed worker, freshest beat first; reaped ones stay listed (not alive) for a while. */
-    @Timeout(value = 800, unit = ChronoUnit.MILLIS)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2, delayUnit = ChronoUnit.SECONDS,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public List<WorkerView> workers() {
         Response reply = redis.send(Request.cmd(Command.ZRANGE).arg(keys.workers()).arg(0).arg(-1).arg("WITHSCORES"));
         long now = clock.millis();

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisGuard;
 import io.dedupq.queue.RedisKeys;
-import io.dedupq.queue.StoreUnavailableException;
 import io.dedupq.tasks.MoneyAmount;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
@@ -18,9 +19,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /** Accounts and their ledger: the auditable resource that payments write to (debit.lua). */
 @ApplicationScoped
@@ -50,9 +48,7 @@ public class Ledger {
     }
 
     /** False when an account with this id exists already (it is left as it is). */
-    @Timeout(800)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2000,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public boolean open(String id, String currency, BigDecimal balance) {
         return redis.script(LuaScript.CREATE, List.of(keys.account(id)),
                 List.of("currency", currency, "balance", Long.toString(MoneyAmount.toMinorUnits(balance)))).toInteger() == 1;
@@ -75,9 +71,7 @@ public class Ledger {
     }
 
     /** The account with its newest {@code limit} ledger entries, newest first. */
-    @Timeout(800)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2000,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public Optional<Account> find(String id, int limit) {
         List<Response> replies = redis.batch(List.of(
                 Request.cmd(Command.HMGET).arg(keys.account(id)).arg("currency").arg("balance"),

@@ -5,10 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisGuard;
 import io.dedupq.queue.RedisKeys;
-import io.dedupq.queue.StoreUnavailableException;
 import io.dedupq.tasks.MoneyAmount;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
@@ -18,9 +19,6 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
-import org.eclipse.microprofile.faulttolerance.Timeout;
-import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /** Voucher campaigns: stock, and every code handed out with the task that issued it (issue.lua). */
 @ApplicationScoped
@@ -56,9 +54,7 @@ public class Campaigns {
     }
 
     /** False when a campaign with this id exists already (it is left as it is). */
-    @Timeout(800)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2000,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public boolean open(String id, long stock, BigDecimal value, String currency) {
         return redis.script(LuaScript.CREATE, List.of(keys.campaign(id)), List.of("stock", Long.toString(stock),
                 "value", Long.toString(MoneyAmount.toMinorUnits(value)), "currency", currency)).toInteger() == 1;
@@ -93,9 +89,7 @@ public class Campaigns {
     }
 
     /** The campaign with its newest {@code limit} vouchers, newest first. */
-    @Timeout(800)
-    @CircuitBreaker(requestVolumeThreshold = 4, failureRatio = 0.5, delay = 2000,
-            failOn = {StoreUnavailableException.class, TimeoutException.class})
+    @ApplyGuard(RedisGuard.NAME)
     public Optional<Campaign> find(String id, int limit) {
         List<Response> replies = redis.batch(List.of(
                 Request.cmd(Command.HMGET).arg(keys.campaign(id)).arg("stock").arg("value").arg("currency"),

@@ -1,0 +1,45 @@
+package io.dedupq.queue;
+
+import io.dedupq.config.DedupqConfig;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.faulttolerance.api.Guard;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+/**
+ * The one fault-tolerance policy of the Redis calls that must answer fast when Redis is down or
+ * paused (HTTP path, dashboard, gauges): a method annotated {@code @ApplyGuard(RedisGuard.NAME)}
+ * is cut off after {@code dedupq.redis-guard.timeout}, and one circuit breaker, shared by every
+ * such method, stops sending calls to a Redis that keeps failing, so callers get a 503 instead
+ * of a hang. Shared because Redis down is Redis down for every caller: once enqueues time out,
+ * a stats read would only wait for the same timeout. Only Redis failures (and timeouts) count
+ * toward opening it, never a bug or bad data.
+ * <p>
+ * A guarded method must not call another guarded method: in half-open state the breaker lets
+ * one call through, and the inner call would be refused.
+ */
+public class RedisGuard {
+
+    /** The guard's {@code @Identifier}, for {@code @ApplyGuard}. */
+    public static final String NAME = "redis";
+
+    @Produces
+    @Singleton
+    @Identifier(NAME)
+    static Guard guard(DedupqConfig config) {
+        DedupqConfig.RedisGuardConfig policy = config.redisGuard();
+        return Guard.create()
+                .withDescription("Redis")
+                .withTimeout().duration(policy.timeout().toMillis(), ChronoUnit.MILLIS).done()
+                .withCircuitBreaker().name(NAME)
+                .requestVolumeThreshold(policy.requestVolume())
+                .failureRatio(policy.failureRatio())
+                .delay(policy.delay().toMillis(), ChronoUnit.MILLIS)
+                .failOn(List.of(StoreUnavailableException.class, TimeoutException.class))
+                .done()
+                .build();
+    }
+}
