@@ -33,6 +33,7 @@ import io.dedupq.support.TestRedis;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -193,5 +194,39 @@ class ClusterTest {
         awaitStatus(after, "succeeded");
         assertEquals(1, handler.executions(after).size());
         assertEquals(1, handler.executions(before).size());
+    }
+
+    @Test
+    void readinessAsksEveryMasterAndIsDownNamingTheOneThatIsGone() {
+        RedisCluster cluster = RedisClusterTestResource.cluster();
+        List<String> masters = cluster.nodes().stream().map(node -> "127.0.0.1:" + node.port()).toList();
+        await().atMost(Duration.ofSeconds(30)).until(() -> readiness().statusCode() == 200);
+        Map<String, Object> ready = redisCheckData();
+        assertEquals(3, ready.get("masters"), "data: " + ready);
+        masters.forEach(master -> assertEquals("UP", ready.get(master), "data: " + ready));
+
+        RedisProcess gone = cluster.nodes().get(2);
+        try {
+            gone.stop();
+            // the survivors answer for themselves: only the stopped master is DOWN
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() -> {
+                Map<String, Object> data = readiness().statusCode() == 503 ? redisCheckData() : Map.of();
+                return String.valueOf(data.get(masters.get(2))).startsWith("DOWN")
+                        && "UP".equals(data.get(masters.get(0))) && "UP".equals(data.get(masters.get(1)));
+            });
+        } finally {
+            gone.start();
+            cluster.awaitReady();
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> readiness().statusCode() == 200);
+        masters.forEach(master -> assertEquals("UP", redisCheckData().get(master)));
+    }
+
+    private static Response readiness() {
+        return given().get("/q/health/ready");
+    }
+
+    private static Map<String, Object> redisCheckData() {
+        return readiness().jsonPath().getMap("checks.find { it.name == 'redis' }.data");
     }
 }
