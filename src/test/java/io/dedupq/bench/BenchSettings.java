@@ -1,6 +1,8 @@
 package io.dedupq.bench;
 
+import io.dedupq.support.AppJvm;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -27,6 +29,16 @@ public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio
             }
         }
         return props;
+    }
+
+    /**
+     * Starts one dedupq JVM of {@link #jar} on {@link #redisUrl}, security off, with {@code props}
+     * and then {@link #appProps}, its log in {@code <out>/logs/<name>.log}; returns once its HTTP
+     * port answers.
+     */
+    public AppJvm startApp(String name, Map<String, String> props) {
+        return AppJvm.of(jar).name(name).redis(redisUrl).properties(props).properties(appProps)
+                .log(out.resolve("logs").resolve(name + ".log")).start().awaitHttp(Duration.ofSeconds(120), false);
     }
 
     public BenchSettings withJobs(int newJobs, int newProbes, int newWarmup) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.config.RedisProcess;
+import io.dedupq.support.AppJvm;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -25,7 +26,7 @@ class BenchSmokeIT {
 
     private static RedisProcess redis;
     private static BenchRedis client;
-    private static AppProcess api;
+    private static AppJvm api;
     private static DedupqCell cell;
 
     @BeforeAll
@@ -34,8 +35,7 @@ class BenchSmokeIT {
         BenchSettings settings = new BenchSettings(Path.of("target", "quarkus-app", "quarkus-run.jar"), redis.url(), JOBS,
                 0.2, 42, 100, 5, 100, 120, Map.of(), OUT);
         client = new BenchRedis(redis.url());
-        api = AppProcess.start(settings.jar(), redis.url(), Map.of("dedupq.worker.enabled", "false",
-                "dedupq.bench.noop-handler", "true"), OUT.resolve("logs").resolve("api.log"));
+        api = settings.startApp("api", Map.of("dedupq.worker.enabled", "false", "dedupq.bench.noop-handler", "true"));
         cell = new DedupqCell(settings, client, 0, api.port());
     }
 

@@ -2,6 +2,7 @@ package io.dedupq.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.RedisProcess;
+import io.dedupq.support.AppJvm;
 import io.vertx.redis.client.Command;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -74,8 +75,8 @@ public final class Benchmark {
         Machine machine = Machine.describe(settings.redisUrl());
         log("machine: " + machine.summary());
         try (BenchRedis redis = new BenchRedis(settings.redisUrl());
-                AppProcess stagingApi = startApi("noop-staging", "api-staging");
-                AppProcess directApi = startApi("noop", "api-direct")) {
+                AppJvm stagingApi = startApi("noop-staging", "api-staging");
+                AppJvm directApi = startApi("noop", "api-direct")) {
             warmUp(redis, stagingApi);
             warmUp(redis, directApi);
             DedupqCell dedupq = new DedupqCell(settings, redis, stagingApi.port(), directApi.port());
@@ -175,16 +176,13 @@ public final class Benchmark {
     }
 
     /** An API-only pod that knows the noop type and routes it to {@code queue}. */
-    private AppProcess startApi(String queue, String name) {
-        Map<String, String> props = new LinkedHashMap<>(Map.of("dedupq.worker.enabled", "false",
-                "dedupq.bench.noop-handler", "true", "dedupq.routes.noop", queue));
-        props.putAll(settings.appProps());
-        return AppProcess.start(settings.jar(), settings.redisUrl(), props,
-                settings.out().resolve("logs").resolve(name + ".log"));
+    private AppJvm startApi(String queue, String name) {
+        return settings.startApp(name, Map.of("dedupq.worker.enabled", "false", "dedupq.bench.noop-handler", "true",
+                "dedupq.routes.noop", queue));
     }
 
     /** JIT warm-up of an API pod (BullMQ's warm-up pass also warms its enqueue path): 5 × WARMUP tasks. */
-    private void warmUp(BenchRedis redis, AppProcess api) {
+    private void warmUp(BenchRedis redis, AppJvm api) {
         Workload warm = Workload.generate(Math.max(1000, 5 * settings.warmup()), settings.dupRatio(), settings.seed() + 2);
         Producer producer = new Producer(Producer.Mode.HTTP, redis, null, api.port());
         for (int from = 0; from < warm.jobs(); from += settings.chunk()) {
@@ -197,13 +195,10 @@ public final class Benchmark {
     }
 
     /** JVM start (outside: until HTTP answers; inside: Quarkus "started in") and idle RSS after 5 s. */
-    private Map<String, Double> startup(AppProcess api) {
+    private Map<String, Double> startup(AppJvm api) {
         Map<String, Double> startup = new LinkedHashMap<>();
-        Map<String, String> props = new LinkedHashMap<>(DedupqCell.workerProps(8, "bench-idle"));
-        props.putAll(settings.appProps());
-        try (AppProcess worker = AppProcess.start(settings.jar(), settings.redisUrl(), props,
-                settings.out().resolve("logs").resolve("idle-worker.log"))) {
-            AppProcess.sleep(5000);
+        try (AppJvm worker = settings.startApp("idle-worker", DedupqCell.workerProps(8, "bench-idle"))) {
+            AppJvm.sleep(5000);
             startup.put("worker_ready_ms", (double) worker.readyMillis());
             startup.put("worker_quarkus_started_ms", (double) worker.quarkusStartedMillis());
             startup.put("worker_idle_rss_mib", worker.rssKib() / 1024.0);
@@ -215,7 +210,7 @@ public final class Benchmark {
         return startup;
     }
 
-    private List<Wrk.Result> wrk(BenchRedis redis, AppProcess api) {
+    private List<Wrk.Result> wrk(BenchRedis redis, AppJvm api) {
         int seconds = Integer.parseInt(env.getOrDefault("WRK_SECONDS", "10"));
         int batch = Integer.parseInt(env.getOrDefault("WRK_BATCH", "100"));
         Wrk wrk = new Wrk(Path.of(env.getOrDefault("WRK_SCRIPTS", "bench/wrk")), settings.out());

@@ -1,5 +1,6 @@
 package io.dedupq.bench;
 
+import io.dedupq.support.AppJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,8 +33,8 @@ public final class CpuMeter {
         this.redisCpu = redisCpu;
     }
 
-    public static CpuMeter of(List<AppProcess> apps, BenchRedis redis) {
-        return new CpuMeter(() -> apps.stream().mapToDouble(AppProcess::cpuSeconds).sum(), redis::cpuSeconds);
+    public static CpuMeter of(List<AppJvm> apps, BenchRedis redis) {
+        return new CpuMeter(() -> apps.stream().mapToDouble(AppJvm::cpuSeconds).sum(), redis::cpuSeconds);
     }
 
     public CpuMeter begin() {
@@ -54,7 +55,7 @@ public final class CpuMeter {
 
     private Sample sample() {
         return new Sample(System.nanoTime(), hostBusySeconds(), dedupqCpu.getAsDouble(), redisCpu.getAsDouble(),
-                AppProcess.cpuSecondsOf(ProcessHandle.current().pid()));
+                AppJvm.cpuSecondsOf(ProcessHandle.current().pid()));
     }
 
     /** Busy seconds of all cores since boot (user, nice, system, irq, softirq, steal). */
@@ -72,7 +73,7 @@ public final class CpuMeter {
     /** Share of all cores busy over one second (%). */
     public static double hostBusyPctOverOneSecond() {
         double before = hostBusySeconds();
-        AppProcess.sleep(1000);
+        AppJvm.sleep(1000);
         return 100 * (hostBusySeconds() - before) / CORES;
     }
 

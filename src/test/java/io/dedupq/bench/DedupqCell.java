@@ -1,5 +1,6 @@
 package io.dedupq.bench;
 
+import io.dedupq.support.AppJvm;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -54,7 +55,7 @@ public final class DedupqCell {
         redis.send(Command.FLUSHALL);
         Producer producer = new Producer(mode, redis, overlap ? BASE + "pending" : STAGING_PENDING,
                 overlap ? directApiPort : stagingApiPort);
-        List<AppProcess> workers = new ArrayList<>();
+        List<AppJvm> workers = new ArrayList<>();
         try {
             startWorkers(workers, workerCount, concurrency, tag);
             warmUp();
@@ -85,7 +86,7 @@ public final class DedupqCell {
             CpuMeter.Usage usage = cpu.end();
             Map<String, long[]> commandStats = overlap ? Map.of() : commandStats();
             awaitRunRecords(stats().get("succeeded") - before.get("succeeded"));
-            AppProcess.sleep(300); // a late duplicate would show up in the run records now
+            AppJvm.sleep(300); // a late duplicate would show up in the run records now
             Evidence evidence = evidence(work, chunkStartedAt);
             redis.send(Command.DEL, BASE + "bench-runs"); // counted; what arrives from now on is new
             long dropped = stats().get("skipped") - before.get("skipped");
@@ -98,7 +99,7 @@ public final class DedupqCell {
             extra.put("http_503_retries", (double) producer.retries());
             extra.put("evalsha_per_task", commandStats.containsKey("evalsha")
                     ? commandStats.get("evalsha")[0] / (double) work.unique() : -1);
-            extra.put("worker_ready_ms", workers.stream().mapToDouble(AppProcess::readyMillis).average().orElse(-1));
+            extra.put("worker_ready_ms", workers.stream().mapToDouble(AppJvm::readyMillis).average().orElse(-1));
             extra.put("host_busy_pct", usage.hostBusyPct());
             return new CellResult("dedupq", mode.name().toLowerCase(), concurrency, workerCount, overlap, work.jobs(),
                     work.unique(), enqueueRate, evidence.processingRate, evidence.waitP50, evidence.waitP99, pickup[0],
@@ -109,7 +110,7 @@ public final class DedupqCell {
                     commandStats.isEmpty() ? -1 : allUsec / (double) work.unique(), usage.dedupqPct(), usage.redisPct(),
                     usage.foreignPct(), extra, timedOut);
         } finally {
-            workers.forEach(AppProcess::close);
+            workers.forEach(AppJvm::close);
         }
     }
 
@@ -131,15 +132,13 @@ public final class DedupqCell {
         redis.send(Command.DEL, BASE + "bench-runs");
     }
 
-    private void startWorkers(List<AppProcess> workers, int count, int concurrency, String tag) {
+    private void startWorkers(List<AppJvm> workers, int count, int concurrency, String tag) {
         List<Thread> starting = new ArrayList<>();
-        AppProcess[] started = new AppProcess[count];
+        AppJvm[] started = new AppJvm[count];
         for (int k = 0; k < count; k++) {
             int n = k;
-            Map<String, String> props = new LinkedHashMap<>(workerProps(concurrency, "bench-w" + (n + 1)));
-            props.putAll(settings.appProps());
-            Thread t = new Thread(() -> started[n] = AppProcess.start(settings.jar(), settings.redisUrl(), props,
-                    settings.out().resolve("logs").resolve(tag + "-worker" + (n + 1) + ".log")));
+            Thread t = new Thread(() -> started[n] = settings.startApp(tag + "-worker" + (n + 1),
+                    workerProps(concurrency, "bench-w" + (n + 1))));
             t.start();
             starting.add(t);
         }
@@ -151,7 +150,7 @@ public final class DedupqCell {
                 throw new IllegalStateException(e);
             }
         }
-        for (AppProcess worker : started) {
+        for (AppJvm worker : started) {
             if (worker == null) {
                 throw new IllegalStateException("a worker did not start; see " + settings.out().resolve("logs"));
             }
@@ -163,7 +162,7 @@ public final class DedupqCell {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("workers did not register on queue " + QUEUE);
             }
-            AppProcess.sleep(10);
+            AppJvm.sleep(10);
         }
     }
 
@@ -182,7 +181,7 @@ public final class DedupqCell {
             if (stats.get("succeeded") + stats.get("skipped") >= done && stats.get("pending") == 0) {
                 return true;
             }
-            AppProcess.sleep(20);
+            AppJvm.sleep(20);
         }
         return false;
     }
@@ -277,7 +276,7 @@ public final class DedupqCell {
     private void awaitRunRecords(long succeeded) {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (redis.send(Command.LLEN, BASE + "bench-runs").toLong() < succeeded && System.nanoTime() < deadline) {
-            AppProcess.sleep(10);
+            AppJvm.sleep(10);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.dedupq.fault;
 
+import io.dedupq.support.AppJvm;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
@@ -42,7 +43,7 @@ final class ChaosLoop implements AutoCloseable {
             if (!running || fleet.available().size() < 2) {
                 continue;
             }
-            Optional<WorkerJvm> victim = fleet.reserveRandom();
+            Optional<AppJvm> victim = fleet.reserveRandom();
             if (victim.isEmpty()) {
                 continue;
             }

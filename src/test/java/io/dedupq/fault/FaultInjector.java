@@ -1,6 +1,7 @@
 package io.dedupq.fault;
 
 import io.dedupq.config.RedisProcess;
+import io.dedupq.support.AppJvm;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,14 +43,14 @@ final class FaultInjector {
      * with its outcome refused (the ledger, checked by the audit, refuses its debit).
      */
     List<String> pauseMidPayment() {
-        WorkerJvm paused = null;
+        AppJvm paused = null;
         List<String> held = List.of();
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (paused == null) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("found no worker running payments to pause within 60 s");
             }
-            for (WorkerJvm candidate : fleet.available()) {
+            for (AppJvm candidate : fleet.available()) {
                 if (!claimedPayments(candidate).isEmpty() && fleet.reserve(candidate)) {
                     candidate.pause();
                     sleep(500); // requests it sent just before the signal reach Redis first
@@ -73,7 +74,7 @@ final class FaultInjector {
                         && tasks.stream().allMatch(id -> "succeeded".equals(paymentField(id, "status"))));
         long frozenMillis = (System.nanoTime() - pausedAt) / 1_000_000;
         paused.resume();
-        WorkerJvm resumed = paused;
+        AppJvm resumed = paused;
         List<String> problems = new ArrayList<>();
         try {
             awaitCondition("the stale executions of " + resumed + " " + tasks + " to end", Duration.ofSeconds(60),
@@ -96,7 +97,7 @@ final class FaultInjector {
     }
 
     /** Payment ids in the worker's processing list that it has claimed: status running, owned by it. */
-    private List<String> claimedPayments(WorkerJvm worker) {
+    private List<String> claimedPayments(AppJvm worker) {
         return ids(redis.lrange(processing("payment", worker.workerId()))).stream()
                 .filter(id -> "running".equals(paymentField(id, "status"))
                         && worker.workerId().equals(paymentField(id, "worker")))
@@ -104,7 +105,7 @@ final class FaultInjector {
     }
 
     /** The log line in which the worker reported the outcome of an execution of {@code taskId}. */
-    private static Optional<String> outcomeLine(WorkerJvm worker, String taskId) {
+    private static Optional<String> outcomeLine(AppJvm worker, String taskId) {
         return worker.logLines().stream().filter(l -> l.contains("task=" + taskId + " ") && l.contains(" outcome="))
                 .reduce((first, last) -> last);
     }
@@ -116,7 +117,7 @@ final class FaultInjector {
      */
     List<String> terminateUnderLoad() {
         List<String> problems = new ArrayList<>();
-        WorkerJvm target = reserveBusyWorker(Duration.ofSeconds(20));
+        AppJvm target = reserveBusyWorker(Duration.ofSeconds(20));
         List<Long> inFlight = QUEUES.stream().map(q -> redis.llen(processing(q, target.workerId()))).toList();
         long sent = System.nanoTime();
         target.terminate();
@@ -148,10 +149,10 @@ final class FaultInjector {
         return problems;
     }
 
-    private WorkerJvm reserveBusyWorker(Duration patience) {
+    private AppJvm reserveBusyWorker(Duration patience) {
         long deadline = System.nanoTime() + patience.toNanos();
         while (System.nanoTime() < deadline) {
-            for (WorkerJvm candidate : fleet.available()) {
+            for (AppJvm candidate : fleet.available()) {
                 boolean busy = QUEUES.stream().anyMatch(q -> redis.llen(processing(q, candidate.workerId())) > 0);
                 if (busy && fleet.reserve(candidate)) {
                     return candidate;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.dedupq.config.RedisProcess;
+import io.dedupq.support.AppJvm;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,12 +54,12 @@ class FaultSuiteIT {
         Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "fault-suite-redis-stop"));
         probe = new RedisProbe(redis.url());
         fleet = new WorkerFleet(redis.url(), DIR);
-        WorkerJvm apiPod = fleet.startApiPod();
-        List<WorkerJvm> workers = new ArrayList<>();
+        AppJvm apiPod = fleet.startApiPod();
+        List<AppJvm> workers = new ArrayList<>();
         for (int i = 0; i < WORKER_PODS; i++) {
             workers.add(fleet.launchWorker());
         }
-        workers.forEach(w -> w.awaitReady(Duration.ofSeconds(90)));
+        workers.forEach(fleet::awaitReady);
 
         HttpApi api = new HttpApi(apiPod.port());
         TaskPlan plan = new TaskPlan(seed, 2_300, 1_500, 20, 8);
@@ -102,7 +103,7 @@ class FaultSuiteIT {
         });
         plan.tasks().stream().filter(t -> !producer.answered().containsKey(t.id()))
                 .forEach(t -> problems.add("task " + t.id() + " was never answered"));
-        fleet.all().stream().filter(WorkerJvm::crashed)
+        fleet.all().stream().filter(AppJvm::crashed)
                 .forEach(j -> problems.add(j + " exited by itself; see " + j.log()));
 
         tally(figures, plan, producer, api);

@@ -1,5 +1,6 @@
 package io.dedupq.fault;
 
+import io.dedupq.support.AppJvm;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -14,8 +15,8 @@ final class LogTally {
     private LogTally() {
     }
 
-    static void addTo(Figures figures, List<WorkerJvm> jvms) {
-        for (WorkerJvm jvm : jvms) {
+    static void addTo(Figures figures, List<AppJvm> jvms) {
+        for (AppJvm jvm : jvms) {
             for (String line : jvm.logLines()) {
                 sum(figures, "copies requeued by the reaper (worker presumed dead)", REAPED, line);
                 sum(figures, "copies requeued by their own worker (lost replies)", ORPHANS, line);

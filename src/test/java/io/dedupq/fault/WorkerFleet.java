@@ -1,7 +1,7 @@
 package io.dedupq.fault;
 
+import io.dedupq.support.AppJvm;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +16,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * Starts JVMs of the packaged application ({@code java -jar target/quarkus-app/quarkus-run.jar},
  * prod profile) against the test's Redis, each on its own HTTP port with its log under
  * {@code target/fault/}, and keeps track of them. Every process it started is stopped by pid
- * in {@link #destroyAll()}, also when the test JVM itself is shut down.
+ * in {@link #destroyAll()} (and by its own shutdown hook when the test JVM is shut down).
  */
 final class WorkerFleet implements AutoCloseable {
 
@@ -31,9 +31,9 @@ final class WorkerFleet implements AutoCloseable {
 
     private final String redisUrl;
     private final Path logs;
-    private final List<WorkerJvm> started = new ArrayList<>();
-    private final Set<WorkerJvm> reserved = new HashSet<>();
-    private final Thread cleanupOnExit = new Thread(this::destroyAll, "fault-suite-cleanup");
+    private final List<AppJvm> started = new ArrayList<>();
+    private final Set<AppJvm> reserved = new HashSet<>();
+    private AppJvm apiPod;
     private int counter;
 
     WorkerFleet(String redisUrl, Path logs) throws IOException {
@@ -43,101 +43,98 @@ final class WorkerFleet implements AutoCloseable {
         }
         this.redisUrl = redisUrl;
         this.logs = Files.createDirectories(logs);
-        Runtime.getRuntime().addShutdownHook(cleanupOnExit);
     }
 
     /** The pod that serves /api (and runs workers too). */
-    WorkerJvm startApiPod() {
-        WorkerJvm pod = launch("api", true);
-        pod.awaitReady(START_TIMEOUT);
+    AppJvm startApiPod() {
+        AppJvm pod = launch("api", true);
+        synchronized (this) {
+            apiPod = pod;
+        }
+        awaitReady(pod);
         return pod;
     }
 
     /** A worker-only pod (/api answers 404 there), not yet ready when this returns. */
-    WorkerJvm launchWorker() {
+    AppJvm launchWorker() {
         return launch("worker-" + nextNumber(), false);
     }
 
-    WorkerJvm startWorker() {
-        WorkerJvm worker = launchWorker();
-        worker.awaitReady(START_TIMEOUT);
+    AppJvm startWorker() {
+        AppJvm worker = launchWorker();
+        awaitReady(worker);
         return worker;
+    }
+
+    /**
+     * Until its HTTP port answers (the api pod with 200 on /api/queues, a worker pod with
+     * anything) and its worker has announced its id.
+     */
+    void awaitReady(AppJvm jvm) {
+        jvm.awaitHttp(START_TIMEOUT, jvm == apiPod);
+        jvm.awaitWorkerId(START_TIMEOUT);
     }
 
     private synchronized int nextNumber() {
         return ++counter;
     }
 
-    private WorkerJvm launch(String name, boolean api) {
-        int port = freePort();
-        Path log = logs.resolve(name + ".log");
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m",
+    private AppJvm launch(String name, boolean api) {
+        AppJvm jvm = AppJvm.of(JAR).name(name).log(logs.resolve(name + ".log")).redis(redisUrl).operatorKey(API_KEY)
                 // C1 only and one GC thread: 8 JVMs start and run on 2 cores in this test
-                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-Dquarkus.http.port=" + port,
-                "-Ddedupq.api.enabled=" + api,
-                "-Ddedupq.worker.id=" + name,
-                "-Ddedupq.worker.heartbeat-interval=500ms",
-                "-Ddedupq.worker.heartbeat-expiry=" + HEARTBEAT_EXPIRY.toMillis() + "ms",
-                "-Ddedupq.worker.reaper-interval=500ms",
-                "-Ddedupq.worker.promote-interval=200ms",
-                "-Ddedupq.worker.shutdown-grace=" + SHUTDOWN_GRACE.toMillis() + "ms",
-                "-Ddedupq.queues.payment.lock-ttl=" + LOCK_TTL.toMillis() + "ms",
-                "-Ddedupq.queues.voucher.lock-ttl=" + LOCK_TTL.toMillis() + "ms",
-                "-Ddedupq.queues.payment.backoff-base=200ms",
-                "-Ddedupq.queues.voucher.backoff-base=200ms",
-                "-Dquarkus.log.console.color=false",
-                "-jar", JAR.toString());
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        builder.environment().put("REDIS_URL", redisUrl);
-        builder.environment().put("DEDUPQ_SECURITY_KEYS_FAULT_SECRET", API_KEY);
-        builder.environment().put("DEDUPQ_SECURITY_KEYS_FAULT_ROLES", "operator");
-        try {
-            WorkerJvm jvm = new WorkerJvm(name, port, api, builder.start(), log);
-            synchronized (this) {
-                started.add(jvm);
-            }
-            return jvm;
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot start " + name + ": " + e.getMessage(), e);
+                .jvmOptions("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+                .property("dedupq.api.enabled", Boolean.toString(api))
+                .property("dedupq.worker.id", name)
+                .property("dedupq.worker.heartbeat-interval", "500ms")
+                .property("dedupq.worker.heartbeat-expiry", HEARTBEAT_EXPIRY.toMillis() + "ms")
+                .property("dedupq.worker.reaper-interval", "500ms")
+                .property("dedupq.worker.promote-interval", "200ms")
+                .property("dedupq.worker.shutdown-grace", SHUTDOWN_GRACE.toMillis() + "ms")
+                .property("dedupq.queues.payment.lock-ttl", LOCK_TTL.toMillis() + "ms")
+                .property("dedupq.queues.voucher.lock-ttl", LOCK_TTL.toMillis() + "ms")
+                .property("dedupq.queues.payment.backoff-base", "200ms")
+                .property("dedupq.queues.voucher.backoff-base", "200ms")
+                .property("quarkus.log.console.color", "false")
+                .start();
+        synchronized (this) {
+            started.add(jvm);
         }
+        return jvm;
     }
 
     /** Live worker-only pods that no fault step has reserved. */
-    synchronized List<WorkerJvm> available() {
-        return started.stream().filter(w -> !w.api() && w.alive() && w.workerId() != null && !reserved.contains(w))
+    synchronized List<AppJvm> available() {
+        return started.stream().filter(w -> w != apiPod && w.alive() && w.workerId() != null && !reserved.contains(w))
                 .toList();
     }
 
     /** A random available worker, reserved for the caller until {@link #release}. */
-    synchronized Optional<WorkerJvm> reserveRandom() {
-        List<WorkerJvm> candidates = available();
+    synchronized Optional<AppJvm> reserveRandom() {
+        List<AppJvm> candidates = available();
         if (candidates.isEmpty()) {
             return Optional.empty();
         }
-        WorkerJvm chosen = candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
+        AppJvm chosen = candidates.get(ThreadLocalRandom.current().nextInt(candidates.size()));
         reserved.add(chosen);
         return Optional.of(chosen);
     }
 
-    synchronized boolean reserve(WorkerJvm worker) {
+    synchronized boolean reserve(AppJvm worker) {
         return worker.alive() && reserved.add(worker);
     }
 
-    synchronized void release(WorkerJvm worker) {
+    synchronized void release(AppJvm worker) {
         reserved.remove(worker);
     }
 
     /** Every JVM started in this run, dead or alive (their logs hold the recovery figures). */
-    synchronized List<WorkerJvm> all() {
+    synchronized List<AppJvm> all() {
         return List.copyOf(started);
     }
 
-    /** Stops every JVM this fleet started, by pid (SIGCONT first, so a paused one can die). */
+    /** Stops every JVM this fleet started, by pid (SIGKILL ends a paused one too). */
     synchronized void destroyAll() {
-        for (WorkerJvm jvm : started) {
+        for (AppJvm jvm : started) {
             if (jvm.alive()) {
                 jvm.kill();
             }
@@ -147,18 +144,5 @@ final class WorkerFleet implements AutoCloseable {
     @Override
     public void close() {
         destroyAll();
-        try {
-            Runtime.getRuntime().removeShutdownHook(cleanupOnExit);
-        } catch (IllegalStateException alreadyShuttingDown) {
-            // the hook runs anyway
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port", e);
-        }
     }
 }
