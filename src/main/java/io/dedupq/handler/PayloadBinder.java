@@ -5,13 +5,17 @@ import com.fasterxml.jackson.databind.DatabindException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Validator;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns a JSON payload into a handler's payload record and validates it; the API does this
@@ -22,6 +26,8 @@ public class PayloadBinder {
 
     private final ObjectMapper mapper;
     private final Validator validator;
+    /** A reader per payload type: binding through the mapper resolves the type on every call. */
+    private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
 
     public PayloadBinder(ObjectMapper mapper, Validator validator) {
         this.mapper = mapper;
@@ -42,10 +48,11 @@ public class PayloadBinder {
         }
         P value;
         try {
-            value = mapper.treeToValue(node, type);
+            value = readers.computeIfAbsent(type, mapper::readerFor).readValue(node);
         } catch (JsonProcessingException e) {
             return new Bound<>(null, List.of(new FieldError(fieldOf(path, e), reason(e))));
-        } catch (IllegalArgumentException e) {
+        } catch (IOException | IllegalArgumentException e) {
+            // reading a tree in memory: only binding errors (JsonProcessingException) are expected here
             return new Bound<>(null, List.of(new FieldError(path, "invalid value")));
         }
         List<FieldError> errors = validator.validate(value).stream()

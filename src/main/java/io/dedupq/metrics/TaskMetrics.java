@@ -3,12 +3,15 @@ package io.dedupq.metrics;
 import io.dedupq.queue.Envelope;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
@@ -25,6 +28,26 @@ public class TaskMetrics {
 
     private final MeterRegistry registry;
     private final Clock clock;
+    /**
+     * Meters already registered, by name and tag values: registering through a builder sorts
+     * tags and looks the meter up in the registry, which cost more than the rest of a no-op
+     * task's bookkeeping together.
+     */
+    private final Map<MeterKey, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<MeterKey, Timer> timers = new ConcurrentHashMap<>();
+
+    /** A meter's name and tags: queue, type and, for some, one more ({@code tag} = {@code value}). */
+    private record MeterKey(String name, String queue, String type, String tag, String value) {
+
+        MeterKey(String name, String queue, String type) {
+            this(name, queue, type, null, null);
+        }
+
+        Tags tags() {
+            Tags tags = Tags.of("queue", queue, "type", type);
+            return tag == null ? tags : tags.and(tag, value);
+        }
+    }
 
     public TaskMetrics(MeterRegistry registry, Clock clock) {
         this.registry = registry;
@@ -38,9 +61,8 @@ public class TaskMetrics {
 
     /** A copy claim.lua dropped without running it, for {@code reason} done, locked or stale. */
     public void skipped(String queue, String type, String reason) {
-        Counter.builder("dedupq.duplicates.skipped").tag("queue", queue).tag("type", typeTag(type)).tag("reason", reason)
-                .description("copies dropped by claim.lua without running (done, locked or stale)")
-                .register(registry).increment();
+        counter(new MeterKey("dedupq.duplicates.skipped", queue, typeTag(type), "reason", reason),
+                "copies dropped by claim.lua without running (done, locked or stale)").increment();
     }
 
     /** Entries claim.lua dead-lettered because they were no task envelope. */
@@ -104,9 +126,8 @@ public class TaskMetrics {
      * the handler runs, else complete.lua refusing the outcome.
      */
     public void lockLost(String queue, String type, String detectedBy) {
-        Counter.builder("dedupq.locks.lost").tag("queue", queue).tag("type", typeTag(type)).tag("detected_by", detectedBy)
-                .description("executions that lost their lock, once each, by the first to see it").register(registry)
-                .increment();
+        counter(new MeterKey("dedupq.locks.lost", queue, typeTag(type), "detected_by", detectedBy),
+                "executions that lost their lock, once each, by the first to see it").increment();
     }
 
     /** Copies of a dead worker the reaper put back on pending, one type per copy. */
@@ -117,8 +138,13 @@ public class TaskMetrics {
 
     private void count(String name, String queue, String type, long n) {
         if (n > 0) {
-            Counter.builder(name).tag("queue", queue).tag("type", typeTag(type)).register(registry).increment(n);
+            counter(new MeterKey(name, queue, typeTag(type)), null).increment(n);
         }
+    }
+
+    private Counter counter(MeterKey key, String description) {
+        return counters.computeIfAbsent(key,
+                k -> Counter.builder(k.name()).tags(k.tags()).description(description).register(registry));
     }
 
     private static String typeTag(String type) {
@@ -126,8 +152,9 @@ public class TaskMetrics {
     }
 
     private Timer timer(String name, String queue, String type, String description) {
-        return Timer.builder(name).tag("queue", queue).tag("type", type).description(description)
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofMinutes(10)).register(registry);
+        return timers.computeIfAbsent(new MeterKey(name, queue, type),
+                k -> Timer.builder(k.name()).tags(k.tags()).description(description)
+                        .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                        .maximumExpectedValue(Duration.ofMinutes(10)).register(registry));
     }
 }

@@ -14,11 +14,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 
@@ -60,7 +58,7 @@ public class Finisher {
     /** Ends the lanes' threads (after the worker pool has stopped, nothing is waiting). */
     @PreDestroy
     void stop() {
-        lanes.values().forEach(lane -> lane.thread.interrupt());
+        lanes.values().forEach(lane -> lane.lane.stop());
     }
 
     /** One outcome waiting for its lane, and the answer its handler thread waits for. */
@@ -79,7 +77,7 @@ public class Finisher {
             BooleanSupplier keepTrying) {
         Outcome mine = new Outcome(claim, outcome, detail, next == null ? "" : next, dueAt, keepTrying,
                 new CompletableFuture<>());
-        lanes.computeIfAbsent(queue, Lane::new).waiting.add(mine);
+        lanes.computeIfAbsent(queue, Lane::new).lane.add(mine);
         try {
             return mine.recorded.get();
         } catch (InterruptedException e) {
@@ -90,33 +88,15 @@ public class Finisher {
         }
     }
 
-    /** The outcomes of one queue and the thread that sends them. */
-    private final class Lane implements Runnable {
+    /** The outcomes of one queue and the lane that sends them. */
+    private final class Lane {
 
         private final String queue;
-        private final BlockingQueue<Outcome> waiting = new LinkedBlockingQueue<>();
-        private final Thread thread;
+        private final GroupingLane<Outcome> lane;
 
         Lane(String queue) {
             this.queue = queue;
-            thread = new Thread(this, "dedupq-" + queue + "-finisher");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        @Override
-        public void run() {
-            List<Outcome> group = new ArrayList<>(MAX_GROUP);
-            while (true) {
-                try {
-                    group.add(waiting.take());
-                } catch (InterruptedException e) {
-                    return;
-                }
-                waiting.drainTo(group, MAX_GROUP - 1);
-                send(group);
-                group.clear();
-            }
+            this.lane = new GroupingLane<>("dedupq-" + queue + "-finisher", MAX_GROUP, this::send);
         }
 
         private void send(List<Outcome> group) {

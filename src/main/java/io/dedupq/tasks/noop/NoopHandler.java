@@ -2,30 +2,39 @@ package io.dedupq.tasks.noop;
 
 import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.TaskHandler;
+import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.StoreUnavailableException;
+import io.dedupq.worker.GroupingLane;
 import io.quarkus.arc.lookup.LookupIfProperty;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
  * Benchmark aid, off unless {@code dedupq.bench.noop-handler=true}: a handler that does no work
- * except leaving evidence that it ran. It appends the task id to {@code {p:noop}:bench-runs}
- * without waiting for the reply (so the record costs the measured worker almost nothing), and
- * the benchmark counts the ids there to prove one execution per task id.
+ * except leaving evidence that it ran. The task id goes to {@code {p:queue}:bench-runs}, the
+ * list the benchmark counts to prove one execution per task id. Ids go out in groups (one
+ * RPUSH per group, sent by a lane per queue), so the evidence is not a Redis round trip of its
+ * own per task; the benchmark waits until the list has caught up.
  */
 @ApplicationScoped
 @LookupIfProperty(name = "dedupq.bench.noop-handler", stringValue = "true")
 public class NoopHandler implements TaskHandler<NoopPayload> {
 
     private static final Logger LOG = Logger.getLogger(NoopHandler.class);
+    private static final int MAX_GROUP = 1000;
 
-    private final Redis redis;
+    private final RedisCalls redis;
     private final RedisKeys keys;
+    private final Map<String, GroupingLane<String>> runs = new ConcurrentHashMap<>();
 
-    public NoopHandler(Redis redis, RedisKeys keys) {
+    public NoopHandler(RedisCalls redis, RedisKeys keys) {
         this.redis = redis;
         this.keys = keys;
     }
@@ -42,8 +51,26 @@ public class NoopHandler implements TaskHandler<NoopPayload> {
 
     @Override
     public Object handle(NoopPayload payload, ExecutionContext ctx) {
-        redis.send(Request.cmd(Command.RPUSH).arg(keys.benchRuns(ctx.queue())).arg(ctx.taskId()))
-                .subscribe().with(ok -> { }, e -> LOG.warnf("run of %s not recorded: %s", ctx.taskId(), e.getMessage()));
+        runs.computeIfAbsent(ctx.queue(), this::lane).add(ctx.taskId());
         return null;
+    }
+
+    @PreDestroy
+    void stop() {
+        runs.values().forEach(GroupingLane::stop);
+    }
+
+    private GroupingLane<String> lane(String queue) {
+        return new GroupingLane<>("dedupq-" + queue + "-bench-runs", MAX_GROUP, ids -> record(queue, ids));
+    }
+
+    private void record(String queue, List<String> ids) {
+        Request push = Request.cmd(Command.RPUSH).arg(keys.benchRuns(queue));
+        ids.forEach(push::arg);
+        try {
+            redis.send(push);
+        } catch (StoreUnavailableException e) {
+            LOG.warnf("%d runs not recorded: %s", ids.size(), e.getMessage());
+        }
     }
 }
