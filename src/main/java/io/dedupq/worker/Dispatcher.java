@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -84,11 +85,15 @@ public class Dispatcher {
         claiming = false;
     }
 
-    /** Waits until {@code deadline} (nanotime) for running handlers; true when all finished. */
+    /**
+     * Waits until {@code deadline} (nanotime) for running handlers and the recording of their
+     * outcomes; true when all finished.
+     */
     public boolean awaitHandlers(long deadline) throws InterruptedException {
         loop.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         handlers.shutdown();
-        return handlers.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        // every slot back means no handler runs and no outcome waits (the loop no longer takes any)
+        return slots.tryAcquire(settings.concurrency(), Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     /** Gives up on what still runs: outcome writes stop retrying, handler threads are interrupted. */
@@ -148,17 +153,26 @@ public class Dispatcher {
         }
     }
 
+    /**
+     * Runs the claim on a handler thread. Its slot is given back once the outcome is recorded,
+     * not when the handler returns: the copy is in our processing list until then.
+     */
     private void execute(Claim claim) {
+        CompletableFuture<Void> recorded;
         try {
-            runner.run(queue, claim, () -> finishing);
+            recorded = runner.run(queue, claim, () -> finishing);
         } catch (RuntimeException | Error e) {
-            // the copy stays in our list with our lock; the next sweep requeues it
-            LOG.errorf(e, "queue %s: outcome of task %s was not recorded; its copy goes back to pending", queue,
-                    claim.id());
-        } finally {
+            recorded = CompletableFuture.failedFuture(e);
+        }
+        recorded.whenComplete((done, failure) -> {
+            if (failure != null) {
+                // the copy stays in our list with our lock; the next sweep requeues it
+                LOG.errorf(failure, "queue %s: outcome of task %s was not recorded; its copy goes back to pending",
+                        queue, claim.id());
+            }
             running.remove(claim);
             slots.release();
-        }
+        });
     }
 
     /**

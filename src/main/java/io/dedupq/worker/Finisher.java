@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 
@@ -25,8 +24,8 @@ import org.jboss.logging.Logger;
  * whatever outcomes are waiting in one call. An outcome that finds the lane idle goes out at
  * once; those that arrive while a call is in flight go together in the next one. So a quiet
  * worker adds no delay and a busy one spends one round trip per group, not per task. The
- * handler's thread waits until its outcome is recorded (its copy stays in the processing list
- * until then, and the dispatcher counts it as running).
+ * handler's thread does not wait for it: it is free for the next task at once, while the copy
+ * stays in the processing list and keeps its handler slot until the outcome is recorded.
  *
  * <p>While Redis is unreachable a group is sent again with backoff (the handlers already ran;
  * their outcomes must not be lost; complete.lua recognises an outcome it already recorded),
@@ -61,7 +60,7 @@ public class Finisher {
         lanes.values().forEach(lane -> lane.lane.stop());
     }
 
-    /** One outcome waiting for its lane, and the answer its handler thread waits for. */
+    /** One outcome waiting for its lane, and the answer to it. */
     private record Outcome(Claim claim, TaskStatus status, String detail, String next, long dueAt,
             BooleanSupplier keepTrying, CompletableFuture<Boolean> recorded) {
     }
@@ -70,22 +69,16 @@ public class Finisher {
      * @param detail  the result JSON (succeeded, may be empty) or the error message
      * @param next    retrying: the next envelope; failed/dead: the dead-letter record
      * @param dueAt   retrying: when the next attempt is due (ms)
-     * @return true when recorded, false when this execution had lost the task to a newer one
-     * @throws StoreUnavailableException when Redis failed and {@code keepTrying} said stop
+     * @return completes on the lane's thread: true when recorded, false when this execution had
+     *         lost the task to a newer one; exceptionally ({@link StoreUnavailableException}) when
+     *         Redis failed and {@code keepTrying} said stop
      */
-    public boolean finish(String queue, Claim claim, TaskStatus outcome, String detail, String next, long dueAt,
-            BooleanSupplier keepTrying) {
+    public CompletableFuture<Boolean> finish(String queue, Claim claim, TaskStatus outcome, String detail, String next,
+            long dueAt, BooleanSupplier keepTrying) {
         Outcome mine = new Outcome(claim, outcome, detail, next == null ? "" : next, dueAt, keepTrying,
                 new CompletableFuture<>());
         lanes.computeIfAbsent(queue, Lane::new).lane.add(mine);
-        try {
-            return mine.recorded.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while recording an outcome", e);
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
-        }
+        return mine.recorded;
     }
 
     /** The outcomes of one queue and the lane that sends them. */

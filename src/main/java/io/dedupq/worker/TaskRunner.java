@@ -16,6 +16,7 @@ import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.TaskStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
@@ -53,7 +54,12 @@ public class TaskRunner {
         this.metrics = metrics;
     }
 
-    public void run(String queue, Claim claim, BooleanSupplier keepTrying) {
+    /**
+     * Runs the copy on the calling thread and hands its outcome to the finisher. The returned
+     * future completes when the outcome is recorded (on the finisher's thread), exceptionally
+     * when it could not be.
+     */
+    public CompletableFuture<Void> run(String queue, Claim claim, BooleanSupplier keepTrying) {
         long started = clock.millis();
         Envelope envelope;
         try {
@@ -64,9 +70,14 @@ public class TaskRunner {
             envelope = null;
         }
         metrics.started(queue, envelope);
-        String outcome = envelope == null
+        Envelope read = envelope;
+        CompletableFuture<String> outcome = envelope == null
                 ? fail(queue, null, claim, TaskStatus.FAILED, "malformed envelope", false, keepTrying)
                 : execute(queue, envelope, claim, keepTrying);
+        return outcome.thenAccept(said -> logOutcome(queue, read, claim, said, started));
+    }
+
+    private void logOutcome(String queue, Envelope envelope, Claim claim, String outcome, long started) {
         if (LOG.isInfoEnabled()) {
             // built by hand: printf-style formatting was the largest cost of a no-op task's line
             LOG.info(new StringBuilder(160).append("task=").append(claim.id()).append(" queue=").append(queue)
@@ -76,8 +87,8 @@ public class TaskRunner {
         }
     }
 
-    /** Runs the handler and records the outcome; returns what the log line says about it. */
-    private String execute(String queue, Envelope envelope, Claim claim, BooleanSupplier keepTrying) {
+    /** Runs the handler and records the outcome; completes with what the log line says about it. */
+    private CompletableFuture<String> execute(String queue, Envelope envelope, Claim claim, BooleanSupplier keepTrying) {
         TaskHandler<?> handler = registry.handler(envelope.type()).orElse(null);
         if (handler == null) {
             return fail(queue, envelope, claim, TaskStatus.FAILED, "no handler for task type '" + envelope.type() + "'",
@@ -109,8 +120,8 @@ public class TaskRunner {
         return handler.handle((P) payload, ctx);
     }
 
-    private String retryOrBury(String queue, Envelope envelope, Claim claim, String error, boolean lossCounted,
-            BooleanSupplier keepTrying) {
+    private CompletableFuture<String> retryOrBury(String queue, Envelope envelope, Claim claim, String error,
+            boolean lossCounted, BooleanSupplier keepTrying) {
         DedupqConfig.QueueConfig settings = partitions.settings(queue);
         if (envelope.attempt() + 1 >= settings.maxAttempts()) {
             return fail(queue, envelope, claim, TaskStatus.DEAD, error, lossCounted, keepTrying);
@@ -122,8 +133,8 @@ public class TaskRunner {
     }
 
     /** Dead-letters the copy; {@code envelope} is null when the copy could not be read. */
-    private String fail(String queue, Envelope envelope, Claim claim, TaskStatus outcome, String error,
-            boolean lossCounted, BooleanSupplier keepTrying) {
+    private CompletableFuture<String> fail(String queue, Envelope envelope, Claim claim, TaskStatus outcome,
+            String error, boolean lossCounted, BooleanSupplier keepTrying) {
         ObjectNode deadLetter = mapper.createObjectNode();
         deadLetter.put("id", claim.id());
         deadLetter.put("type", envelope == null ? null : envelope.type());
@@ -137,11 +148,12 @@ public class TaskRunner {
     }
 
     /** {@code lossCounted}: the watchdog already counted this execution's lost lock. */
-    private String record(String queue, Envelope envelope, Claim claim, TaskStatus outcome, String detail, String next,
-            long dueAt, boolean lossCounted, BooleanSupplier keepTrying) {
-        boolean recorded = finisher.finish(queue, claim, outcome, detail, next, dueAt, keepTrying);
-        metrics.finished(queue, typeOf(envelope), outcome.wire(), recorded, lossCounted);
-        return recorded ? outcome.wire() : outcome.wire() + " (not recorded: a newer execution owns the task)";
+    private CompletableFuture<String> record(String queue, Envelope envelope, Claim claim, TaskStatus outcome,
+            String detail, String next, long dueAt, boolean lossCounted, BooleanSupplier keepTrying) {
+        return finisher.finish(queue, claim, outcome, detail, next, dueAt, keepTrying).thenApply(recorded -> {
+            metrics.finished(queue, typeOf(envelope), outcome.wire(), recorded, lossCounted);
+            return recorded ? outcome.wire() : outcome.wire() + " (not recorded: a newer execution owns the task)";
+        });
     }
 
     private String toJson(Object result) {
