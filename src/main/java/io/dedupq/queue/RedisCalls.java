@@ -52,7 +52,10 @@ public class RedisCalls {
     }
 
     public Response script(LuaScript script, List<String> keys, List<String> args) {
-        ScriptCall call = new ScriptCall(script, keys, args);
+        return script(new ScriptCall(script, keys, args));
+    }
+
+    public Response script(ScriptCall call) {
         return await(redis.send(call.evalsha())
                 .onFailure(RedisCalls::isNoScript).recoverWithUni(() -> redis.send(call.eval())), REPLY_TIMEOUT);
     }
@@ -65,6 +68,20 @@ public class RedisCalls {
         return pipeline(calls, ScriptCall::evalsha, group -> redis.batch(group.stream().map(ScriptCall::evalsha).toList())
                 .onFailure(RedisCalls::isNoScript)
                 .recoverWithUni(() -> redis.batch(group.stream().map(ScriptCall::eval).toList())));
+    }
+
+    /**
+     * Several script calls pipelined, for calls that must not run twice. Redis answers NOSCRIPT
+     * per call while the others of the pipeline run, so a pipeline is not sent again: NOSCRIPT
+     * is thrown as {@link ScriptNotLoadedException}, and the caller decides what to redo.
+     */
+    public List<Response> scriptsOnce(List<ScriptCall> calls) {
+        try {
+            return pipeline(calls, ScriptCall::evalsha,
+                    group -> redis.batch(group.stream().map(ScriptCall::evalsha).toList()));
+        } catch (StoreUnavailableException e) {
+            throw isNoScript(e) ? new ScriptNotLoadedException(e.getCause()) : e;
+        }
     }
 
     /** Groups the items by the hash slot of their request's first key, sends each group as one pipeline. */

@@ -6,6 +6,7 @@ import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
@@ -52,14 +53,23 @@ public class Claimer {
      * the processing list (it counts toward {@code max}), or null.
      */
     public Claimed claim(String queue, int max, String moved) {
+        return claimed(queue, redis.script(call(queue, max, moved)));
+    }
+
+    /** The claim.lua call of {@link #claim}, for sending in a pipeline with other calls of the queue. */
+    public ScriptCall call(String queue, int max, String moved) {
         Duration ttl = partitions.settings(queue).lockTtl();
         long now = clock.millis();
-        Response reply = redis.script(LuaScript.CLAIM,
+        return new ScriptCall(LuaScript.CLAIM,
                 List.of(keys.pending(queue), keys.processing(queue, worker.id()), keys.fence(queue), keys.stats(queue),
                         keys.dead(queue), keys.workers(queue)),
                 List.of(keys.base(queue), Integer.toString(max), Long.toString(ttl.toMillis()), worker.id(),
                         Long.toString(now), QueuePartitions.queueOf(queue), moved == null ? "" : moved,
                         Long.toString(now - config.worker().heartbeatExpiry().toMillis() / 2)));
+    }
+
+    /** Reads the reply of a {@link #call} and counts what it dropped. */
+    public Claimed claimed(String queue, Response reply) {
         List<Claim> claims = new ArrayList<>();
         for (int i = 3; i + 3 < reply.size(); i += 4) {
             claims.add(new Claim(reply.get(i).toString(), reply.get(i + 1).toString(), reply.get(i + 2).toString(),

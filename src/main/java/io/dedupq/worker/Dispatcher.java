@@ -11,9 +11,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,7 +25,7 @@ import org.jboss.logging.Logger;
  * pending empty it blocks on BLMOVE rather than polling. It runs on its own thread, never on
  * the Vert.x event loop.
  */
-public class Dispatcher {
+public class Dispatcher implements Refill {
 
     private static final Logger LOG = Logger.getLogger(Dispatcher.class);
     private static final Backoff ERROR_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
@@ -33,18 +36,28 @@ public class Dispatcher {
     private final DedupqConfig.QueueConfig settings;
     private final Claimer claimer;
     private final TaskRunner runner;
+    private final Finisher finisher;
     private final Semaphore slots;
     private final ExecutorService handlers;
     private final Set<Claim> running = ConcurrentHashMap.newKeySet();
     private final Thread loop;
     private volatile boolean claiming = true;
     private volatile boolean finishing = true;
-    private boolean needsRecovery = true;
+    private volatile boolean needsRecovery = true;
+    /** Held while the finisher's refill claims, and by the sweep of own copies: see {@link #refill}. */
+    private final ReentrantLock refilling = new ReentrantLock();
+    /**
+     * Slots a refill gave to its claims before the outcomes that freed them gave them back: that
+     * many of the next slot releases are not released (see {@link #refill}).
+     */
+    private final AtomicInteger handedOver = new AtomicInteger();
     private long lastRecovery;
     private volatile long lastTurn = System.nanoTime();
 
-    public Dispatcher(String queue, DedupqConfig.QueueConfig settings, Claimer claimer, TaskRunner runner) {
+    public Dispatcher(String queue, DedupqConfig.QueueConfig settings, Claimer claimer, TaskRunner runner,
+            Finisher finisher) {
         this.queue = queue;
+        this.finisher = finisher;
         this.settings = settings;
         this.claimer = claimer;
         this.runner = runner;
@@ -64,6 +77,7 @@ public class Dispatcher {
     }
 
     public void start() {
+        finisher.refillFor(queue, this);
         loop.start();
     }
 
@@ -132,9 +146,9 @@ public class Dispatcher {
                     }
                 }
                 for (Claim claim : claimed.claims()) {
-                    running.add(claim);
-                    held--;
-                    handlers.execute(() -> execute(claim));
+                    if (start(claim)) {
+                        held--;
+                    }
                 }
                 failures = 0;
             } catch (InterruptedException e) {
@@ -150,6 +164,52 @@ public class Dispatcher {
             } finally {
                 slots.release(held);
             }
+        }
+    }
+
+    /**
+     * The finisher records a group of outcomes and, in the same pipeline, claims up to as many
+     * tasks as the group frees slots. Each claim takes over the slot of a finished task: the
+     * claims start now and as many of the group's slot releases, which follow at once, are
+     * skipped. Not while claiming is stopped or own copies need a sweep. The sweep waits for a
+     * refill under way, so that it never takes a copy just claimed but not yet running for an
+     * orphan.
+     */
+    @Override
+    public void refill(int freed, IntFunction<List<Claim>> send) {
+        if (!claiming || needsRecovery) {
+            send.apply(0);
+            return;
+        }
+        refilling.lock();
+        try {
+            for (Claim claim : send.apply(freed)) {
+                handedOver.incrementAndGet();
+                if (!start(claim)) {
+                    handedOver.decrementAndGet();
+                }
+            }
+        } catch (RuntimeException e) {
+            // the claim's reply may be lost with copies of ours in it
+            needsRecovery = true;
+            throw e;
+        } finally {
+            refilling.unlock();
+        }
+    }
+
+    /**
+     * Hands the claim to a handler thread; false once the handlers are shut down (a refill at
+     * the very end), when the copy stays in our list for the shutdown to requeue.
+     */
+    private boolean start(Claim claim) {
+        running.add(claim);
+        try {
+            handlers.execute(() -> execute(claim));
+            return true;
+        } catch (RejectedExecutionException e) {
+            running.remove(claim);
+            return false;
         }
     }
 
@@ -171,7 +231,9 @@ public class Dispatcher {
                         queue, claim.id());
             }
             running.remove(claim);
-            slots.release();
+            if (handedOver.getAndUpdate(n -> n > 0 ? n - 1 : 0) == 0) {
+                slots.release();
+            }
         });
     }
 
@@ -182,6 +244,7 @@ public class Dispatcher {
      * every failure until a sweep succeeds, and every minute in case one was missed.
      */
     private void recoverOwnCopies() {
+        refilling.lock();
         try {
             Map<String, Integer> inFlight = new HashMap<>();
             List<String> tokens = new ArrayList<>();
@@ -203,6 +266,8 @@ public class Dispatcher {
             lastRecovery = System.nanoTime();
         } catch (RuntimeException e) {
             LOG.debugf("queue %s: recovery of own copies postponed: %s", queue, e.getMessage());
+        } finally {
+            refilling.unlock();
         }
     }
 

@@ -4,6 +4,8 @@ import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
+import io.dedupq.queue.ScriptNotLoadedException;
 import io.dedupq.queue.StoreUnavailableException;
 import io.dedupq.queue.TaskStatus;
 import io.vertx.mutiny.redis.client.Response;
@@ -25,7 +27,8 @@ import org.jboss.logging.Logger;
  * once; those that arrive while a call is in flight go together in the next one. So a quiet
  * worker adds no delay and a busy one spends one round trip per group, not per task. The
  * handler's thread does not wait for it: it is free for the next task at once, while the copy
- * stays in the processing list and keeps its handler slot until the outcome is recorded.
+ * stays in the processing list and keeps its handler slot until the outcome is recorded. The
+ * call that records a group also claims new tasks for the slots it frees ({@link Refill}).
  *
  * <p>While Redis is unreachable a group is sent again with backoff (the handlers already ran;
  * their outcomes must not be lost; complete.lua recognises an outcome it already recorded),
@@ -44,9 +47,13 @@ public class Finisher {
     private final WorkerIdentity worker;
     private final QueuePartitions partitions;
     private final Clock clock;
+    private final Claimer claimer;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+    private final Map<String, Refill> refills = new ConcurrentHashMap<>();
 
-    public Finisher(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions, Clock clock) {
+    public Finisher(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions, Clock clock,
+            Claimer claimer) {
+        this.claimer = claimer;
         this.redis = redis;
         this.keys = keys;
         this.worker = worker;
@@ -58,6 +65,11 @@ public class Finisher {
     @PreDestroy
     void stop() {
         lanes.values().forEach(lane -> lane.lane.stop());
+    }
+
+    /** From now on the outcomes of {@code queue} are recorded together with claims for {@code refill}. */
+    void refillFor(String queue, Refill refill) {
+        refills.put(queue, refill);
     }
 
     /** One outcome waiting for its lane, and the answer to it. */
@@ -86,6 +98,11 @@ public class Finisher {
 
         private final String queue;
         private final GroupingLane<Outcome> lane;
+        /**
+         * complete.lua answered on this lane since the start or the last NOSCRIPT: only then is
+         * a claim pipelined with it (a NOSCRIPT of the pair makes the dispatcher sweep its copies).
+         */
+        private boolean scriptLoaded;
 
         Lane(String queue) {
             this.queue = queue;
@@ -95,10 +112,7 @@ public class Finisher {
         private void send(List<Outcome> group) {
             for (int attempt = 0; ; attempt++) {
                 try {
-                    Response replies = redis.script(LuaScript.COMPLETE,
-                            List.of(keys.processing(queue, worker.id()), keys.stats(queue), keys.delayed(queue),
-                                    keys.dead(queue)),
-                            arguments(group));
+                    Response replies = record(group);
                     for (int i = 0; i < group.size(); i++) {
                         group.get(i).recorded.complete(replies.get(i).toInteger() == 1);
                     }
@@ -116,6 +130,37 @@ public class Finisher {
                     return;
                 }
             }
+        }
+
+        /** complete.lua for the group, with the claim of the dispatcher's refill in the same pipeline. */
+        private Response record(List<Outcome> group) {
+            ScriptCall complete = new ScriptCall(LuaScript.COMPLETE,
+                    List.of(keys.processing(queue, worker.id()), keys.stats(queue), keys.delayed(queue), keys.dead(queue)),
+                    arguments(group));
+            Refill refill = refills.get(queue);
+            if (refill == null || !scriptLoaded) {
+                Response replies = redis.script(complete);
+                scriptLoaded = true;
+                return replies;
+            }
+            Response[] recorded = new Response[1];
+            try {
+                refill.refill(group.size(), wanted -> {
+                    if (wanted == 0) {
+                        recorded[0] = redis.script(complete);
+                        return List.of();
+                    }
+                    List<Response> replies = redis.scriptsOnce(List.of(complete, claimer.call(queue, wanted, null)));
+                    recorded[0] = replies.get(0);
+                    return claimer.claimed(queue, replies.get(1)).claims();
+                });
+            } catch (ScriptNotLoadedException e) {
+                scriptLoaded = false;
+                // a restarted Redis: the claim may have run (the dispatcher sweeps its copies); complete.lua
+                // recognises outcomes it already recorded, so it goes again on its own, loading the script
+                return redis.script(complete);
+            }
+            return recorded[0];
         }
 
         private List<String> arguments(List<Outcome> group) {

@@ -28,7 +28,10 @@ final class PeriodicLoop {
             try {
                 step.run();
             } catch (RuntimeException e) {
-                LOG.warnf("%s: %s", name, e.getMessage());
+                // a step cut short by stop() is no failure worth a warning
+                if (!Thread.currentThread().isInterrupted()) {
+                    LOG.warnf("%s: %s", name, e.getMessage());
+                }
             }
         }, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }

@@ -26,13 +26,16 @@ public class WorkerPool {
     private final Heartbeat heartbeat;
     private final Claimer claimer;
     private final TaskRunner runner;
+    private final Finisher finisher;
     private final DelayedPromoter promoter;
     private final Reaper reaper;
     private final Watchdog watchdog;
     private final List<Dispatcher> dispatchers = new CopyOnWriteArrayList<>();
 
     public WorkerPool(DedupqConfig config, QueuePartitions partitions, WorkerIdentity worker, Heartbeat heartbeat,
-            Claimer claimer, TaskRunner runner, DelayedPromoter promoter, Reaper reaper, Watchdog watchdog) {
+            Claimer claimer, TaskRunner runner, Finisher finisher, DelayedPromoter promoter, Reaper reaper,
+            Watchdog watchdog) {
+        this.finisher = finisher;
         this.config = config;
         this.partitions = partitions;
         this.worker = worker;
@@ -62,7 +65,7 @@ public class WorkerPool {
         heartbeat.start();
         watchdog.start();
         for (String queue : partitions.all()) {
-            Dispatcher dispatcher = new Dispatcher(queue, partitions.settings(queue), claimer, runner);
+            Dispatcher dispatcher = new Dispatcher(queue, partitions.settings(queue), claimer, runner, finisher);
             dispatchers.add(dispatcher);
             dispatcher.start();
         }
