@@ -6,7 +6,9 @@ import java.util.Locale;
 public enum TaskStatus {
     QUEUED, RUNNING, RETRYING, SUCCEEDED, FAILED, DEAD;
 
+    private final String wire = name().toLowerCase(Locale.ROOT);
+
     public String wire() {
-        return name().toLowerCase(Locale.ROOT);
+        return wire;
     }
 }

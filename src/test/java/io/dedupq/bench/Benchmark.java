@@ -42,10 +42,10 @@ public final class Benchmark {
                 .replaceAll("[-:]", "").replaceAll("\\..*", "") + "Z"));
         Files.createDirectories(out);
         BenchSettings base = new BenchSettings(Path.of(env.getOrDefault("JAR", "target/quarkus-app/quarkus-run.jar")),
-                null, Integer.parseInt(env.getOrDefault("JOBS", "20000")),
+                null, Integer.parseInt(env.getOrDefault("JOBS", "50000")),
                 Double.parseDouble(env.getOrDefault("DUP_RATIO", "0.2")), Integer.parseInt(env.getOrDefault("SEED", "42")),
                 1000, Integer.parseInt(env.getOrDefault("LAT_PROBES", "200")),
-                Integer.parseInt(env.getOrDefault("WARMUP", "2000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
+                Integer.parseInt(env.getOrDefault("WARMUP", "20000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
                 BenchSettings.props(env.get("BENCH_APP_PROPS")), out);
         RedisProcess redis = RedisProcess.start(out.resolve("redis"), "--appendonly", "no", "--save", "");
         Runtime.getRuntime().addShutdownHook(new Thread(redis::stop));

@@ -1,0 +1,96 @@
+package io.dedupq.worker;
+
+import static io.dedupq.support.Api.uniqueId;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.RedisTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A backlog is worked off by the finisher's refills (complete.lua and claim.lua pipelined). Redis
+ * losing its script cache in the middle (as after a restart) must neither run a task twice nor
+ * leave a claimed copy behind in this worker's processing list. The worst case is forced: after
+ * each flush claim.lua is loaded again at once and complete.lua is not, so a pipeline's claim
+ * runs while its complete is answered NOSCRIPT. Such a pipeline is not sent again (its claim
+ * would run twice), and what its claim took is swept at the dispatcher's next turn, long before
+ * the once-a-minute sweep.
+ */
+@QuarkusTest
+@WithTestResource(RedisTestResource.class)
+class RefillTest {
+
+    private static final String QUEUE = "flaky";
+    private static final int TASKS = 600;
+
+    @Inject
+    RedisCalls redis;
+
+    @Inject
+    RedisKeys keys;
+
+    @Inject
+    FlakyHandler handler;
+
+    @Test
+    void aBacklogRunsOnceEachThroughScriptCacheFlushesAndLeavesNoCopyBehind() {
+        String prefix = uniqueId("refill");
+        List<String> ids = new ArrayList<>();
+        for (int round = 0; round < 3; round++) {
+            Request push = Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE));
+            for (int i = 0; i < TASKS / 3; i++) {
+                String id = prefix + "-" + round + "-" + i;
+                ids.add(id);
+                // a few milliseconds each, so that outcomes are recorded while the backlog waits
+                push.arg("{\"id\":\"" + id + "\",\"type\":\"flaky\",\"payload\":{\"failures\":0,\"sleepMillis\":10}}");
+            }
+            redis.send(push);
+            sleep(80);
+            redis.send(Request.cmd(Command.SCRIPT).arg("FLUSH"));
+            // claim.lua back at once, complete.lua not: the next pipeline's claim runs, its complete is refused
+            redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(LuaScript.CLAIM.source()));
+        }
+
+        await().atMost(Duration.ofSeconds(40)).until(() -> ids.stream().allMatch(id -> "succeeded".equals(status(id))));
+        for (String id : ids) {
+            assertEquals(1, handler.executions(id).size(), "executions of " + id);
+        }
+        // every processing list of the queue empties within seconds (the minute sweep is not waited for)
+        await().atMost(Duration.ofSeconds(15)).until(() -> copiesInProcessing() == 0);
+    }
+
+    private String status(String id) {
+        Response status = redis.send(Request.cmd(Command.HGET).arg(keys.task(QUEUE, id)).arg("status"));
+        return status == null ? null : status.toString();
+    }
+
+    private long copiesInProcessing() {
+        long copies = 0;
+        Response lists = redis.send(Request.cmd(Command.KEYS).arg(keys.processing(QUEUE, "*")));
+        for (Response list : lists) {
+            copies += redis.send(Request.cmd(Command.LLEN).arg(list.toString())).toLong();
+        }
+        return copies;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
