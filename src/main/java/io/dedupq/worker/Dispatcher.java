@@ -82,9 +82,10 @@ public class Dispatcher implements Refill {
     }
 
     /**
-     * True when the loop died, or has not come round for longer than {@code limit}: every
-     * handler slot held by handlers that do not return, or a call that never ends. Liveness
-     * reports it; after {@link #stopClaiming()} the loop ends on purpose and is never stalled.
+     * True when the loop died, or neither it nor a refill has come round for longer than
+     * {@code limit}: every handler slot held by handlers that do not return, or a call that
+     * never ends. Liveness reports it; after {@link #stopClaiming()} the loop ends on purpose and
+     * is never stalled.
      */
     public boolean stalled(Duration limit) {
         return claiming && (!loop.isAlive() || System.nanoTime() - lastTurn > limit.toNanos());
@@ -183,6 +184,9 @@ public class Dispatcher implements Refill {
         }
         refilling.lock();
         try {
+            // under a backlog the slots pass through refills and the loop may wait for one all along:
+            // a refill is the queue coming round as much as a turn of the loop is
+            lastTurn = System.nanoTime();
             for (Claim claim : send.apply(freed)) {
                 handedOver.incrementAndGet();
                 if (!start(claim)) {
