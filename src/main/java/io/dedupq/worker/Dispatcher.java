@@ -51,7 +51,7 @@ public class Dispatcher implements Refill {
      * many of the next slot releases are not released (see {@link #refill}).
      */
     private final AtomicInteger handedOver = new AtomicInteger();
-    private long lastRecovery;
+    private volatile long lastRecovery;
     private volatile long lastTurn = System.nanoTime();
 
     public Dispatcher(String queue, DedupqConfig.QueueConfig settings, Claimer claimer, TaskRunner runner,
@@ -121,7 +121,7 @@ public class Dispatcher implements Refill {
         int failures = 0;
         while (claiming) {
             lastTurn = System.nanoTime();
-            if (needsRecovery || System.nanoTime() - lastRecovery > RECOVERY_EVERY.toNanos()) {
+            if (sweepDue()) {
                 recoverOwnCopies();
             }
             int held = 0;
@@ -172,13 +172,15 @@ public class Dispatcher implements Refill {
      * The finisher records a group of outcomes and, in the same pipeline, claims up to as many
      * tasks as the group frees slots. Each claim takes over the slot of a finished task: the
      * claims start now and as many of the group's slot releases, which follow at once, are
-     * skipped. Not while claiming is stopped or own copies need a sweep. The sweep waits for a
+     * skipped. Not while claiming is stopped or a sweep of own copies is due (after a failure,
+     * and once a minute even under an endless backlog). The sweep waits for a
      * refill under way, so that it never takes a copy just claimed but not yet running for an
      * orphan.
      */
     @Override
     public void refill(int freed, IntFunction<List<Claim>> send) {
-        if (!claiming || needsRecovery) {
+        if (!claiming || sweepDue()) {
+            // the freed slots go back to the loop, which sweeps at its next turn
             send.apply(0);
             return;
         }
@@ -200,6 +202,10 @@ public class Dispatcher implements Refill {
         } finally {
             refilling.unlock();
         }
+    }
+
+    private boolean sweepDue() {
+        return needsRecovery || System.nanoTime() - lastRecovery > RECOVERY_EVERY.toNanos();
     }
 
     /**
@@ -230,7 +236,8 @@ public class Dispatcher implements Refill {
         }
         recorded.whenComplete((done, failure) -> {
             if (failure != null) {
-                // the copy stays in our list with our lock; the next sweep requeues it
+                // the copy stays in our list with our lock; the next turn's sweep requeues it
+                needsRecovery = true;
                 LOG.errorf(failure, "queue %s: outcome of task %s was not recorded; its copy goes back to pending",
                         queue, claim.id());
             }
