@@ -5,7 +5,7 @@
 # redis-benchmark, and writes the report into docs/benchmarks.md (between its markers) and
 # target/bench/run-<time>/ (report.md, results.jsonl, logs/).
 #
-#   bench/run.sh                                  # full default run (took 32 min on a 2-core host at loadavg ~30)
+#   bench/run.sh                                  # full default run (9 min on a quiet 2-core host)
 #   REPEATS=3 WAIT_IDLE_PCT=90 bench/run.sh       # quieter numbers on a shared host
 #   SECTIONS="matrix" CONCURRENCIES="16" JOBS=5000 bench/run.sh   # a quick look
 #
