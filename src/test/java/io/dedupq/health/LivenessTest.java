@@ -2,6 +2,7 @@ package io.dedupq.health;
 
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.AppJvm.sleep;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -12,6 +13,7 @@ import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Api;
 import io.dedupq.support.BlockingHandler;
+import io.dedupq.support.Envelopes;
 import io.dedupq.support.RedisTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -85,7 +87,7 @@ class LivenessTest {
         Request push = Request.cmd(Command.LPUSH).arg(keys.pending("flaky"));
         for (int i = 0; i < 2000; i++) {
             ids.add(prefix + "-" + i);
-            push.arg("{\"id\":\"" + prefix + "-" + i + "\",\"type\":\"flaky\",\"payload\":{\"failures\":0,\"sleepMillis\":25}}");
+            push.arg(Envelopes.flakySleeping(prefix + "-" + i, 25));
         }
         redis.send(push);
 
@@ -97,14 +99,6 @@ class LivenessTest {
         }
         Api.awaitStatus(ids.get(ids.size() - 1), "succeeded");
         assertTrue(polls > 16, "the backlog lasted longer than the liveness timeout (" + polls + " polls)");
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private static void awaitLiveness(int code, String status) {

@@ -16,6 +16,12 @@ public final class Envelopes {
                 + "},\"attempt\":0,\"enqueuedAt\":1}";
     }
 
+    /** A first attempt of a flaky task that succeeds after sleeping {@code sleepMillis}. */
+    public static String flakySleeping(String id, int sleepMillis) {
+        return "{\"id\":\"" + id + "\",\"type\":\"flaky\",\"payload\":{\"failures\":0,\"sleepMillis\":" + sleepMillis
+                + "},\"attempt\":0,\"enqueuedAt\":1}";
+    }
+
     public static String voucher(String id, String campaignId, String customerId) {
         return "{\"id\":\"" + id + "\",\"type\":\"voucher\",\"payload\":{\"campaignId\":\"" + campaignId
                 + "\",\"customerId\":\"" + customerId + "\"},\"attempt\":0,\"enqueuedAt\":1}";

@@ -1,12 +1,14 @@
 package io.dedupq.worker;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.AppJvm.sleep;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.RedisTestResource;
 import io.quarkus.test.common.WithTestResource;
@@ -55,7 +57,7 @@ class RefillTest {
                 String id = prefix + "-" + round + "-" + i;
                 ids.add(id);
                 // a few milliseconds each, so that outcomes are recorded while the backlog waits
-                push.arg("{\"id\":\"" + id + "\",\"type\":\"flaky\",\"payload\":{\"failures\":0,\"sleepMillis\":10}}");
+                push.arg(Envelopes.flakySleeping(id, 10));
             }
             redis.send(push);
             sleep(80);
@@ -84,13 +86,5 @@ class RefillTest {
             copies += redis.send(Request.cmd(Command.LLEN).arg(list.toString())).toLong();
         }
         return copies;
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }
