@@ -77,10 +77,15 @@ public class TaskRunner {
         return outcome.thenAccept(said -> logOutcome(queue, read, claim, said, started));
     }
 
+    /**
+     * One line per outcome: INFO when the task succeeded, WARN otherwise, so that setting this
+     * class's category to WARN keeps the lines that need a look and saves the cost of the rest.
+     */
     private void logOutcome(String queue, Envelope envelope, Claim claim, String outcome, long started) {
-        if (LOG.isInfoEnabled()) {
+        Logger.Level level = TaskStatus.SUCCEEDED.wire().equals(outcome) ? Logger.Level.INFO : Logger.Level.WARN;
+        if (LOG.isEnabled(level)) {
             // built by hand: printf-style formatting was the largest cost of a no-op task's line
-            LOG.info(new StringBuilder(160).append("task=").append(claim.id()).append(" queue=").append(queue)
+            LOG.log(level, new StringBuilder(160).append("task=").append(claim.id()).append(" queue=").append(queue)
                     .append(" type=").append(typeOf(envelope)).append(" attempt=")
                     .append(envelope == null ? 0 : envelope.attempt()).append(" outcome=").append(outcome)
                     .append(" duration_ms=").append(clock.millis() - started).toString());

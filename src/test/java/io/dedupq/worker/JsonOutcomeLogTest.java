@@ -67,8 +67,26 @@ class JsonOutcomeLogTest {
                 message);
     }
 
+    @Test
+    void aFailedAttemptIsLoggedAsAWarningAndTheSuccessAfterItAsInfo() throws IOException {
+        String id = uniqueId("json-log-retry");
+        assertEquals(202, Api.post(task(id, "flaky", flaky(1))));
+        awaitStatus(id, "succeeded");
+
+        ObjectMapper mapper = new ObjectMapper();
+        await().atMost(Duration.ofSeconds(10)).until(() -> outcomeLine(id, "outcome=succeeded").isPresent());
+        JsonNode retrying = mapper.readTree(outcomeLine(id, "attempt=0 outcome=retrying").orElseThrow());
+        assertEquals("WARN", retrying.path("level").asText());
+        JsonNode succeeded = mapper.readTree(outcomeLine(id, "attempt=1 outcome=succeeded").orElseThrow());
+        assertEquals("INFO", succeeded.path("level").asText());
+    }
+
     private static Optional<String> outcomeLine(String id) throws IOException {
+        return outcomeLine(id, "");
+    }
+
+    private static Optional<String> outcomeLine(String id, String saying) throws IOException {
         List<String> lines = Files.exists(LOG) ? Files.readAllLines(LOG) : List.of();
-        return lines.stream().filter(line -> line.contains("task=" + id + " ")).findFirst();
+        return lines.stream().filter(line -> line.contains("task=" + id + " ") && line.contains(saying)).findFirst();
     }
 }
