@@ -16,6 +16,7 @@
 # WRK_SECONDS=10 WRK_BATCH=100 TIMEOUT_S=300 SKIP_BUILD=0 DOC=docs/benchmarks.md
 # BULLMQ_SRC=../shared/bench/peers/bullmq (the peer; copied to target/bench/bullmq, npm ci there)
 # BENCH_APP_PROPS="k=v,k=v" (extra system properties for every dedupq JVM)
+# BENCH_JVM_OPTS="-XX:+UseParallelGC" (options of every dedupq JVM; the default is the collector of docker/Dockerfile.jvm)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -4,6 +4,7 @@ import io.dedupq.support.AppJvm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -12,10 +13,15 @@ import java.util.Map;
  * @param jar       the packaged app, target/quarkus-app/quarkus-run.jar
  * @param redisUrl  the private redis-server every part of the run uses
  * @param appProps  extra system properties for every dedupq JVM (e.g. dedupq.security.enabled=false)
+ * @param jvmOptions options of every dedupq JVM: by default those of docker/Dockerfile.jvm that
+ *                  matter here (its collector), so the numbers are those of the shipped image
  * @param out       folder for raw results and logs
  */
 public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio, int seed, int chunk, int probes,
-        int warmup, int timeoutSeconds, Map<String, String> appProps, Path out) {
+        int warmup, int timeoutSeconds, Map<String, String> appProps, List<String> jvmOptions, Path out) {
+
+    /** The image's collector (docker/Dockerfile.jvm): ParallelGC used less worker CPU per task than G1. */
+    public static final String DEFAULT_JVM_OPTIONS = "-XX:+UseParallelGC";
 
     /** Parses "k=v,k=v" (the BENCH_APP_PROPS variable). */
     public static Map<String, String> props(String text) {
@@ -37,12 +43,13 @@ public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio
      * port answers.
      */
     public AppJvm startApp(String name, Map<String, String> props) {
-        return AppJvm.of(jar).name(name).redis(redisUrl).properties(props).properties(appProps)
+        return AppJvm.of(jar).name(name).jvmOptions(jvmOptions.toArray(String[]::new)).redis(redisUrl).properties(props)
+                .properties(appProps)
                 .log(out.resolve("logs").resolve(name + ".log")).start().awaitHttp(Duration.ofSeconds(120), false);
     }
 
     public BenchSettings withJobs(int newJobs, int newProbes, int newWarmup) {
         return new BenchSettings(jar, redisUrl, newJobs, dupRatio, seed, chunk, newProbes, newWarmup, timeoutSeconds,
-                appProps, out);
+                appProps, jvmOptions, out);
     }
 }

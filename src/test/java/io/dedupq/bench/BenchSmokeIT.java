@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dedupq.config.RedisProcess;
 import io.dedupq.support.AppJvm;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -33,7 +34,7 @@ class BenchSmokeIT {
     static void start() {
         redis = RedisProcess.start(OUT.resolve("redis"), "--appendonly", "no");
         BenchSettings settings = new BenchSettings(Path.of("target", "quarkus-app", "quarkus-run.jar"), redis.url(), JOBS,
-                0.2, 42, 100, 5, 100, 120, Map.of(), OUT);
+                0.2, 42, 100, 5, 100, 120, Map.of(), List.of(BenchSettings.DEFAULT_JVM_OPTIONS), OUT);
         client = new BenchRedis(redis.url());
         api = settings.startApp("api", Map.of("dedupq.worker.enabled", "false", "dedupq.bench.noop-handler", "true"));
         cell = new DedupqCell(settings, client, 0, api.port());

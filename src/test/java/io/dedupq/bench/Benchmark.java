@@ -46,12 +46,13 @@ public final class Benchmark {
                 Double.parseDouble(env.getOrDefault("DUP_RATIO", "0.2")), Integer.parseInt(env.getOrDefault("SEED", "42")),
                 1000, Integer.parseInt(env.getOrDefault("LAT_PROBES", "200")),
                 Integer.parseInt(env.getOrDefault("WARMUP", "20000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
-                BenchSettings.props(env.get("BENCH_APP_PROPS")), out);
+                BenchSettings.props(env.get("BENCH_APP_PROPS")),
+                List.of(env.getOrDefault("BENCH_JVM_OPTS", BenchSettings.DEFAULT_JVM_OPTIONS).trim().split("\\s+")), out);
         RedisProcess redis = RedisProcess.start(out.resolve("redis"), "--appendonly", "no", "--save", "");
         Runtime.getRuntime().addShutdownHook(new Thread(redis::stop));
         try {
             BenchSettings settings = new BenchSettings(base.jar(), redis.url(), base.jobs(), base.dupRatio(), base.seed(),
-                    base.chunk(), base.probes(), base.warmup(), base.timeoutSeconds(), base.appProps(), out);
+                    base.chunk(), base.probes(), base.warmup(), base.timeoutSeconds(), base.appProps(), base.jvmOptions(), out);
             new Benchmark(settings, env).runAll(redis);
         } finally {
             redis.stop();

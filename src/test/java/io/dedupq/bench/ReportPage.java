@@ -37,6 +37,7 @@ public final class ReportPage {
                 settings.jobs(), settings.dupRatio(), settings.seed(),
                 Workload.generate(settings.jobs(), settings.dupRatio(), settings.seed()).unique(), settings.chunk(),
                 settings.warmup(), settings.probes(), repeats, idlePct));
+        r.line("- dedupq JVMs: `java " + String.join(" ", settings.jvmOptions()) + " -jar quarkus-run.jar` (BENCH_JVM_OPTS)");
         r.line("- BullMQ: " + (peerMissing == null ? "the peer's bench.mjs, same Redis, cells interleaved with dedupq's"
                 : "not run: " + peerMissing));
         r.line("- foreign CPU = host busy time used by none of the measured processes (other builds on a shared "
