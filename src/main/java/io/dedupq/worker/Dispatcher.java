@@ -77,7 +77,7 @@ public class Dispatcher implements Refill {
     }
 
     public void start() {
-        finisher.refillFor(queue, this);
+        finisher.openLane(queue, this);
         loop.start();
     }
 

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
@@ -49,7 +50,6 @@ public class Finisher {
     private final Clock clock;
     private final Claimer claimer;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
-    private final Map<String, Refill> refills = new ConcurrentHashMap<>();
 
     public Finisher(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions, Clock clock,
             Claimer claimer) {
@@ -67,9 +67,17 @@ public class Finisher {
         lanes.values().forEach(lane -> lane.lane.stop());
     }
 
-    /** From now on the outcomes of {@code queue} are recorded together with claims for {@code refill}. */
-    void refillFor(String queue, Refill refill) {
-        refills.put(queue, refill);
+    /**
+     * Opens the lane of {@code queue}, before its dispatcher starts: its outcomes are recorded
+     * together with claims for {@code refill}.
+     */
+    void openLane(String queue, Refill refill) {
+        lanes.compute(queue, (q, open) -> {
+            if (open != null) {
+                throw new IllegalStateException("queue " + q + " already has a dispatcher");
+            }
+            return new Lane(q, refill);
+        });
     }
 
     /** One outcome waiting for its lane, and the answer to it. */
@@ -89,7 +97,7 @@ public class Finisher {
             long dueAt, BooleanSupplier keepTrying) {
         Outcome mine = new Outcome(claim, outcome, detail, next == null ? "" : next, dueAt, keepTrying,
                 new CompletableFuture<>());
-        lanes.computeIfAbsent(queue, Lane::new).lane.add(mine);
+        Objects.requireNonNull(lanes.get(queue), () -> "no dispatcher runs queue " + queue).lane.add(mine);
         return mine.recorded;
     }
 
@@ -97,6 +105,7 @@ public class Finisher {
     private final class Lane {
 
         private final String queue;
+        private final Refill refill;
         private final GroupingLane<Outcome> lane;
         /**
          * complete.lua answered on this lane since the start or the last NOSCRIPT: only then is
@@ -104,8 +113,9 @@ public class Finisher {
          */
         private boolean scriptLoaded;
 
-        Lane(String queue) {
+        Lane(String queue, Refill refill) {
             this.queue = queue;
+            this.refill = refill;
             this.lane = new GroupingLane<>("dedupq-" + queue + "-finisher", MAX_GROUP, this::send);
         }
 
@@ -137,8 +147,7 @@ public class Finisher {
             ScriptCall complete = new ScriptCall(LuaScript.COMPLETE,
                     List.of(keys.processing(queue, worker.id()), keys.stats(queue), keys.delayed(queue), keys.dead(queue)),
                     arguments(group));
-            Refill refill = refills.get(queue);
-            if (refill == null || !scriptLoaded) {
+            if (!scriptLoaded) {
                 Response replies = redis.script(complete);
                 scriptLoaded = true;
                 return replies;

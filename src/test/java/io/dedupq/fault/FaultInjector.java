@@ -53,7 +53,7 @@ final class FaultInjector {
             for (AppJvm candidate : fleet.available()) {
                 if (!claimedPayments(candidate).isEmpty() && fleet.reserve(candidate)) {
                     candidate.pause();
-                    sleep(500); // requests it sent just before the signal reach Redis first
+                    AppJvm.sleep(500); // requests it sent just before the signal reach Redis first
                     held = claimedPayments(candidate);
                     if (!held.isEmpty()) {
                         paused = candidate;
@@ -63,7 +63,7 @@ final class FaultInjector {
                     fleet.release(candidate);
                 }
             }
-            sleep(20);
+            AppJvm.sleep(20);
         }
         long pausedAt = System.nanoTime();
         String workerId = paused.workerId();
@@ -158,7 +158,7 @@ final class FaultInjector {
                     return candidate;
                 }
             }
-            sleep(20);
+            AppJvm.sleep(20);
         }
         awaitCondition("a worker pod to be available", Duration.ofSeconds(60), () -> !fleet.available().isEmpty());
         return fleet.reserveRandom().orElseThrow();
@@ -172,7 +172,7 @@ final class FaultInjector {
     void crashAndRestartRedis(RedisProcess server, Duration down) throws IOException, InterruptedException {
         new ProcessBuilder("kill", "-KILL", Long.toString(server.pid())).inheritIO().start().waitFor();
         awaitCondition("redis-server to die", Duration.ofSeconds(10), () -> !server.alive());
-        sleep(down.toMillis());
+        AppJvm.sleep(down.toMillis());
         server.start();
         figures.add("Redis crashes (kill -9) and restarts on the same AOF", 1);
     }
@@ -198,16 +198,7 @@ final class FaultInjector {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out after " + timeout + " waiting for " + what);
             }
-            sleep(100);
-        }
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            AppJvm.sleep(100);
         }
     }
 }

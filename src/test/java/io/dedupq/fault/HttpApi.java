@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.support.AppJvm;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -81,7 +82,7 @@ final class HttpApi {
                 throw new AssertionError(built.method() + " " + built.uri() + " got no answer but 503 for " + GIVE_UP_AFTER);
             }
             resends.incrementAndGet();
-            sleep(backoff);
+            AppJvm.sleep(backoff);
             backoff = Math.min(1000, backoff * 2);
         }
     }
@@ -99,15 +100,6 @@ final class HttpApi {
             return body.isEmpty() ? mapper.nullNode() : mapper.readTree(body);
         } catch (JsonProcessingException e) {
             return mapper.getNodeFactory().textNode(body);
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
         }
     }
 }
