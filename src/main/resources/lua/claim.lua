@@ -8,7 +8,7 @@
 
   KEYS[1] pending list        {p:Q}:pending
   KEYS[2] processing list     {p:Q}:processing:<worker>
-  KEYS[3] fence counter       {p:Q}:fence
+  KEYS[3] fence counter       {p:Q}:fence  (read once, written back with the last fence taken)
   KEYS[4] stats hash          {p:Q}:stats
   KEYS[5] dead list           {p:Q}:dead
   KEYS[6] queue's workers     {p:Q}:workers  worker id -> last heartbeat (ms)
@@ -52,6 +52,19 @@ local function valid_id(id)
   return type(id) == 'string' and #id >= 1 and #id <= 128 and string.match(id, '^[%w][%w%._:%-]*$') ~= nil
 end
 
+-- the fence counter is read once, at the first lock this call takes, counted here and written back
+-- at the end: the same numbers INCR per lock would give, in one read and one write
+local fence
+local fenceRead
+
+local function nextFence()
+  if not fenceRead then
+    fence = tonumber(redis.call('GET', KEYS[3])) or 0
+    fenceRead = fence
+  end
+  return fence + 1
+end
+
 local function take(raw)
   local ok, env = pcall(cjson.decode, raw)
   if not ok or type(env) ~= 'table' or not valid_id(env.id) or type(env.type) ~= 'string' then
@@ -71,7 +84,8 @@ local function take(raw)
     dropped[#dropped + 1] = 'done'
     return
   end
-  local current = tonumber(redis.call('HGET', taskKey, 'attempt'))
+  local known = redis.call('HMGET', taskKey, 'attempt', 'attempts')
+  local current = tonumber(known[1])
   if current and current > attempt then
     redis.call('LREM', KEYS[2], 1, raw)
     dupStale = dupStale + 1
@@ -79,8 +93,9 @@ local function take(raw)
     dropped[#dropped + 1] = 'stale'
     return
   end
-  local fence = redis.call('INCR', KEYS[3])
-  local token = worker .. ':' .. fence
+  local candidate = nextFence()
+  -- '%d', not '%.0f' or Lua's own number-to-string: glibc's floating-point formatting costs several times more
+  local token = worker .. ':' .. string.format('%d', candidate)
   if not redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
     redis.call('LREM', KEYS[2], 1, raw)
     dupLocked = dupLocked + 1
@@ -88,18 +103,23 @@ local function take(raw)
     dropped[#dropped + 1] = 'locked'
     return
   end
-  if redis.call('EXISTS', taskKey) == 0 then
-    -- pushed straight onto the list by a producer: the hash starts here
+  fence = candidate
+  local attemptText = attempt == 0 and '0' or string.format('%d', attempt)
+  local attempts = tonumber(known[2])
+  if attempts then
+    redis.call('HSET', taskKey, 'status', 'running', 'attempt', attemptText, 'token', token, 'worker', worker,
+      'startedAt', now, 'attempts', string.format('%d', attempts + 1))
+  else
+    -- pushed straight onto the list by a producer (enqueue.lua always writes attempts): the hash starts here
+    local enqueuedAt = whole(env.enqueuedAt)
     redis.call('HSET', taskKey, 'id', env.id, 'type', env.type, 'queue', queue,
-      'enqueuedAt', string.format('%.0f', whole(env.enqueuedAt) or tonumber(now)), 'attempts', 0)
+      'enqueuedAt', enqueuedAt and string.format('%d', enqueuedAt) or now, 'status', 'running',
+      'attempt', attemptText, 'token', token, 'worker', worker, 'startedAt', now, 'attempts', '1')
   end
-  redis.call('HSET', taskKey, 'status', 'running', 'attempt', string.format('%.0f', attempt), 'token', token,
-    'worker', worker, 'startedAt', now)
-  redis.call('HINCRBY', taskKey, 'attempts', 1)
   claimed[#claimed + 1] = env.id
   claimed[#claimed + 1] = raw
   claimed[#claimed + 1] = token
-  claimed[#claimed + 1] = fence
+  claimed[#claimed + 1] = candidate
 end
 
 local count = 0
@@ -116,6 +136,7 @@ while count < limit do
   count = count + 1
 end
 
+if fenceRead and fence > fenceRead then redis.call('SET', KEYS[3], string.format('%d', fence)) end
 if dupDone > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_done', dupDone) end
 if dupLocked > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_locked', dupLocked) end
 if dupStale > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_stale', dupStale) end

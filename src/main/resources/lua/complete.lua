@@ -55,10 +55,9 @@ local function complete(id, envelope, token, outcome, detail, nextRecord, dueAt)
     return 0
   end
   redis.call('LREM', KEYS[1], 1, envelope)
-  redis.call('HSET', taskKey, 'finishedBy', token)
 
   if outcome == 'retrying' then
-    redis.call('HSET', taskKey, 'status', 'retrying', 'attempt', cjson.decode(nextRecord).attempt,
+    redis.call('HSET', taskKey, 'finishedBy', token, 'status', 'retrying', 'attempt', cjson.decode(nextRecord).attempt,
       'lastError', detail, 'nextAttemptAt', dueAt, 'finishedAt', now)
     redis.call('HDEL', taskKey, 'token', 'worker')
     redis.call('ZADD', KEYS[3], dueAt, nextRecord)
@@ -66,14 +65,16 @@ local function complete(id, envelope, token, outcome, detail, nextRecord, dueAt)
     return 1
   end
 
-  redis.call('HSET', taskKey, 'status', outcome, 'finishedAt', now)
-  redis.call('HDEL', taskKey, 'token', 'worker', 'nextAttemptAt')
-  if outcome == 'succeeded' then
-    if detail ~= '' then redis.call('HSET', taskKey, 'result', detail) end
-  else
-    redis.call('HSET', taskKey, 'lastError', detail, 'deadRecord', nextRecord)
+  if outcome ~= 'succeeded' then
+    redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now, 'lastError', detail,
+      'deadRecord', nextRecord)
     redis.call('LPUSH', KEYS[4], nextRecord)
+  elseif detail ~= '' then
+    redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now, 'result', detail)
+  else
+    redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now)
   end
+  redis.call('HDEL', taskKey, 'token', 'worker', 'nextAttemptAt')
   redis.call('SET', base .. 'done:' .. id, outcome, 'PX', window)
   redis.call('PEXPIRE', taskKey, window)
   count(outcome)
