@@ -1,6 +1,6 @@
 package io.dedupq.health;
 
-import io.quarkus.redis.client.RedisOptionsCustomizer;
+import io.dedupq.queue.RedisSettings;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
@@ -8,7 +8,6 @@ import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.vertx.redis.client.RedisClientType;
-import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.impl.RedisURI;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Instance;
@@ -29,32 +28,26 @@ import java.util.concurrent.ConcurrentHashMap;
  * standalone client per node.
  */
 @Singleton
-public class ClusterNodes implements RedisOptionsCustomizer {
+public class ClusterNodes {
 
-    /** Looked up when first needed: Quarkus calls {@link #customize} before Vert.x is ready for injection. */
+    /** Looked up when first needed: Quarkus builds its Redis client before Vert.x is ready for injection. */
     private final Instance<Vertx> vertx;
+    private final RedisSettings settings;
     private final Map<String, Redis> clients = new ConcurrentHashMap<>();
-    private volatile RedisOptions options;
     /** Masters of the last topology read, asked first next time (the configured hosts may have gone). */
     private volatile List<String> knownMasters = List.of();
 
-    public ClusterNodes(Instance<Vertx> vertx) {
+    public ClusterNodes(Instance<Vertx> vertx, RedisSettings settings) {
         this.vertx = vertx;
+        this.settings = settings;
     }
 
     /** One master as the cluster describes it: its address and whether the cluster flags it as failed. */
     public record Master(String address, boolean flaggedFailed) {
     }
 
-    @Override
-    public void customize(String clientName, RedisOptions options) {
-        // dedupq uses the default client only
-        this.options = new RedisOptions(options);
-    }
-
     public boolean cluster() {
-        RedisOptions captured = options;
-        return captured != null && captured.getType() == RedisClientType.CLUSTER;
+        return settings.captured() && settings.copy().getType() == RedisClientType.CLUSTER;
     }
 
     /**
@@ -63,7 +56,7 @@ public class ClusterNodes implements RedisOptionsCustomizer {
      */
     public List<Master> masters(Duration timeout) {
         Set<String> askable = new LinkedHashSet<>(knownMasters);
-        options.getEndpoints().forEach(endpoint -> askable.add(address(endpoint)));
+        settings.copy().getEndpoints().forEach(endpoint -> askable.add(address(endpoint)));
         List<Uni<Response>> asks = askable.stream()
                 .map(address -> node(address).send(Request.cmd(Command.CLUSTER).arg("NODES"))).toList();
         String nodes = Uni.join().first(asks).withItem().await().atMost(timeout).toString();
@@ -82,7 +75,7 @@ public class ClusterNodes implements RedisOptionsCustomizer {
 
     /** A client that talks to the node at {@code address} (host:port) only. */
     public Redis node(String address) {
-        return clients.computeIfAbsent(address, a -> Redis.createClient(vertx.get(), new RedisOptions(options)
+        return clients.computeIfAbsent(address, a -> Redis.createClient(vertx.get(), settings.copy()
                 .setType(RedisClientType.STANDALONE).setEndpoints(List.of(url(a))).setMaxPoolSize(2)
                 .setMaxPoolWaiting(16).setPoolName("dedupq-readiness-" + a)));
     }
@@ -94,7 +87,7 @@ public class ClusterNodes implements RedisOptionsCustomizer {
 
     /** The node's URL with the scheme and credentials of the configured ones (as the cluster client builds it). */
     private String url(String address) {
-        RedisURI seed = new RedisURI(options.getEndpoint());
+        RedisURI seed = new RedisURI(settings.copy().getEndpoint());
         return seed.protocol() + "://" + seed.userinfo() + address;
     }
 

@@ -70,20 +70,6 @@ public class RedisCalls {
                 .recoverWithUni(() -> redis.batch(group.stream().map(ScriptCall::eval).toList())));
     }
 
-    /**
-     * Several script calls pipelined, for calls that must not run twice. Redis answers NOSCRIPT
-     * per call while the others of the pipeline run, so a pipeline is not sent again: NOSCRIPT
-     * is thrown as {@link ScriptNotLoadedException}, and the caller decides what to redo.
-     */
-    public List<Response> scriptsOnce(List<ScriptCall> calls) {
-        try {
-            return pipeline(calls, ScriptCall::evalsha,
-                    group -> redis.batch(group.stream().map(ScriptCall::evalsha).toList()));
-        } catch (StoreUnavailableException e) {
-            throw isNoScript(e) ? new ScriptNotLoadedException(e.getCause()) : e;
-        }
-    }
-
     /** Groups the items by the hash slot of their request's first key, sends each group as one pipeline. */
     private <T> List<Response> pipeline(List<T> items, Function<T, Request> request,
             Function<List<T>, Uni<List<Response>>> sender) {
@@ -128,7 +114,7 @@ public class RedisCalls {
     }
 
     /** A single reply starts with NOSCRIPT; a pipeline's failure reads "ERR [i] NOSCRIPT ...". */
-    private static boolean isNoScript(Throwable e) {
+    public static boolean isNoScript(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT No matching script")) {
                 return true;

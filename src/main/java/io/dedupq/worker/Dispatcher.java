@@ -1,6 +1,7 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.queue.RedisCalls;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,8 +16,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.IntFunction;
 import org.jboss.logging.Logger;
 
 /**
@@ -44,11 +43,12 @@ public class Dispatcher implements Refill {
     private volatile boolean claiming = true;
     private volatile boolean finishing = true;
     private volatile boolean needsRecovery = true;
-    /** Held while the finisher's refill claims, and by the sweep of own copies: see {@link #refill}. */
-    private final ReentrantLock refilling = new ReentrantLock();
+    /** Refills sent and not answered yet, and a sweep of own copies under way: see {@link #reserve}. */
+    private final AtomicInteger refillsInFlight = new AtomicInteger();
+    private volatile boolean sweeping;
     /**
      * Slots a refill gave to its claims before the outcomes that freed them gave them back: that
-     * many of the next slot releases are not released (see {@link #refill}).
+     * many of the next slot releases are not released (see {@link #reserve}).
      */
     private final AtomicInteger handedOver = new AtomicInteger();
     private volatile long lastRecovery;
@@ -171,37 +171,47 @@ public class Dispatcher implements Refill {
     /**
      * The finisher records a group of outcomes and, in the same pipeline, claims up to as many
      * tasks as the group frees slots. Each claim takes over the slot of a finished task: the
-     * claims start now and as many of the group's slot releases, which follow at once, are
+     * claims start first and as many of the group's slot releases, which follow at once, are
      * skipped. Not while claiming is stopped or a sweep of own copies is due (after a failure,
-     * and once a minute even under an endless backlog). The sweep waits for a
-     * refill under way, so that it never takes a copy just claimed but not yet running for an
-     * orphan.
+     * and once a minute even under an endless backlog): the freed slots then go back to the loop,
+     * which sweeps at its next turn. A sweep waits until no refill is in flight, so that it never
+     * takes a copy just claimed but not yet running for an orphan.
      */
     @Override
-    public void refill(int freed, IntFunction<List<Claim>> send) {
+    public int reserve(int freed) {
         if (!claiming || sweepDue()) {
-            // the freed slots go back to the loop, which sweeps at its next turn
-            send.apply(0);
-            return;
+            return 0;
         }
-        refilling.lock();
+        // paired with recoverOwnCopies: it raises sweeping, then reads refillsInFlight
+        refillsInFlight.incrementAndGet();
+        if (sweeping) {
+            refillsInFlight.decrementAndGet();
+            return 0;
+        }
+        // under a backlog the slots pass through refills and the loop may wait for one all along:
+        // a refill is the queue coming round as much as a turn of the loop is
+        lastTurn = System.nanoTime();
+        return freed;
+    }
+
+    @Override
+    public void claimed(List<Claim> claims) {
         try {
-            // under a backlog the slots pass through refills and the loop may wait for one all along:
-            // a refill is the queue coming round as much as a turn of the loop is
-            lastTurn = System.nanoTime();
-            for (Claim claim : send.apply(freed)) {
+            for (Claim claim : claims) {
                 handedOver.incrementAndGet();
                 if (!start(claim)) {
                     handedOver.decrementAndGet();
                 }
             }
-        } catch (RuntimeException e) {
-            // the claim's reply may be lost with copies of ours in it
-            needsRecovery = true;
-            throw e;
         } finally {
-            refilling.unlock();
+            refillsInFlight.decrementAndGet();
         }
+    }
+
+    @Override
+    public void failed() {
+        needsRecovery = true;
+        refillsInFlight.decrementAndGet();
     }
 
     private boolean sweepDue() {
@@ -255,8 +265,11 @@ public class Dispatcher implements Refill {
      * every failure until a sweep succeeds, and every minute in case one was missed.
      */
     private void recoverOwnCopies() {
-        refilling.lock();
+        sweeping = true;
         try {
+            if (!refillsAnswered()) {
+                return;
+            }
             Map<String, Integer> inFlight = new HashMap<>();
             List<String> tokens = new ArrayList<>();
             for (Claim claim : running) {
@@ -278,8 +291,21 @@ public class Dispatcher implements Refill {
         } catch (RuntimeException e) {
             LOG.debugf("queue %s: recovery of own copies postponed: %s", queue, e.getMessage());
         } finally {
-            refilling.unlock();
+            sweeping = false;
         }
+    }
+
+    /** Waits (a reply timeout at most) until no refill is in flight; false if one still is. */
+    private boolean refillsAnswered() {
+        long deadline = System.nanoTime() + RedisCalls.REPLY_TIMEOUT.plusSeconds(1).toNanos();
+        while (refillsInFlight.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                LOG.debugf("queue %s: recovery of own copies postponed: a refill is still in flight", queue);
+                return false;
+            }
+            pause(Duration.ofMillis(1));
+        }
+        return true;
     }
 
     private static void pause(Duration delay) {

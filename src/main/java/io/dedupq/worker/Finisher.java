@@ -1,15 +1,16 @@
 package io.dedupq.worker;
 
+import io.dedupq.queue.EventLoopRedis;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
-import io.dedupq.queue.ScriptNotLoadedException;
 import io.dedupq.queue.StoreUnavailableException;
 import io.dedupq.queue.TaskStatus;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.mutiny.redis.client.Response;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.time.Duration;
@@ -23,13 +24,14 @@ import java.util.function.BooleanSupplier;
 import org.jboss.logging.Logger;
 
 /**
- * Records outcomes with complete.lua, in groups: each queue has one lane, a thread that sends
- * whatever outcomes are waiting in one call. An outcome that finds the lane idle goes out at
- * once; those that arrive while a call is in flight go together in the next one. So a quiet
- * worker adds no delay and a busy one spends one round trip per group, not per task. The
- * handler's thread does not wait for it: it is free for the next task at once, while the copy
- * stays in the processing list and keeps its handler slot until the outcome is recorded. The
- * call that records a group also claims new tasks for the slots it frees ({@link Refill}).
+ * Records outcomes with complete.lua, in groups: each queue has one {@link LoopLane} on the
+ * worker's event loop ({@link EventLoopRedis}), which sends whatever outcomes are waiting in one
+ * call, with up to {@value #MAX_IN_FLIGHT} calls in flight. An outcome that finds room goes out
+ * at once; those that arrive meanwhile go together in the next call. So a quiet worker adds no
+ * delay and a busy one spends one round trip per group, not per task. The handler's thread does
+ * not wait for it: it is free for the next task at once, while the copy stays in the processing
+ * list and keeps its handler slot until the outcome is recorded. The call that records a group
+ * also claims new tasks for the slots it frees ({@link Refill}), and its reply starts them.
  *
  * <p>While Redis is unreachable a group is sent again with backoff (the handlers already ran;
  * their outcomes must not be lost; complete.lua recognises an outcome it already recorded),
@@ -42,8 +44,10 @@ public class Finisher {
     private static final Backoff RETRY = new Backoff(Duration.ofMillis(200), Duration.ofSeconds(5));
     /** Most outcomes in one call: bounds the script's run time and the reply. */
     static final int MAX_GROUP = 256;
+    /** Calls of one lane in flight at once: the loop reads one reply while Redis runs the next call. */
+    static final int MAX_IN_FLIGHT = 2;
 
-    private final RedisCalls redis;
+    private final EventLoopRedis loop;
     private final RedisKeys keys;
     private final WorkerIdentity worker;
     private final QueuePartitions partitions;
@@ -51,20 +55,14 @@ public class Finisher {
     private final Claimer claimer;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
 
-    public Finisher(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions, Clock clock,
+    public Finisher(EventLoopRedis loop, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions, Clock clock,
             Claimer claimer) {
-        this.claimer = claimer;
-        this.redis = redis;
+        this.loop = loop;
         this.keys = keys;
         this.worker = worker;
         this.partitions = partitions;
         this.clock = clock;
-    }
-
-    /** Ends the lanes' threads (after the worker pool has stopped, nothing is waiting). */
-    @PreDestroy
-    void stop() {
-        lanes.values().forEach(lane -> lane.lane.stop());
+        this.claimer = claimer;
     }
 
     /**
@@ -89,9 +87,9 @@ public class Finisher {
      * @param detail  the result JSON (succeeded, may be empty) or the error message
      * @param next    retrying: the next envelope; failed/dead: the dead-letter record
      * @param dueAt   retrying: when the next attempt is due (ms)
-     * @return completes on the lane's thread: true when recorded, false when this execution had
-     *         lost the task to a newer one; exceptionally ({@link StoreUnavailableException}) when
-     *         Redis failed and {@code keepTrying} said stop
+     * @return completes on the worker's event loop: true when recorded, false when this execution
+     *         had lost the task to a newer one; exceptionally ({@link StoreUnavailableException})
+     *         when Redis failed and {@code keepTrying} said stop
      */
     public CompletableFuture<Boolean> finish(String queue, Claim claim, TaskStatus outcome, String detail, String next,
             long dueAt, BooleanSupplier keepTrying) {
@@ -101,12 +99,12 @@ public class Finisher {
         return mine.recorded;
     }
 
-    /** The outcomes of one queue and the lane that sends them. */
+    /** The outcomes of one queue and the lane that sends them; everything here runs on the loop. */
     private final class Lane {
 
         private final String queue;
         private final Refill refill;
-        private final GroupingLane<Outcome> lane;
+        private final LoopLane<Outcome> lane;
         /**
          * complete.lua answered on this lane since the start or the last NOSCRIPT: only then is
          * a claim pipelined with it (a NOSCRIPT of the pair makes the dispatcher sweep its copies).
@@ -116,60 +114,67 @@ public class Finisher {
         Lane(String queue, Refill refill) {
             this.queue = queue;
             this.refill = refill;
-            this.lane = new GroupingLane<>("dedupq-" + queue + "-finisher", MAX_GROUP, this::send);
+            this.lane = new LoopLane<>(loop, MAX_GROUP, MAX_IN_FLIGHT, group -> send(group, 0));
         }
 
-        private void send(List<Outcome> group) {
-            for (int attempt = 0; ; attempt++) {
-                try {
-                    Response replies = record(group);
+        /** Completes once the group is recorded, or given up on. */
+        private Future<Void> send(List<Outcome> group, int attempt) {
+            Promise<Void> done = Promise.promise();
+            record(group).onComplete(replied -> {
+                if (replied.succeeded()) {
+                    Response replies = replied.result();
                     for (int i = 0; i < group.size(); i++) {
                         group.get(i).recorded.complete(replies.get(i).toInteger() == 1);
                     }
-                    return;
-                } catch (StoreUnavailableException e) {
-                    if (group.stream().anyMatch(o -> !o.keepTrying.getAsBoolean())) {
-                        group.forEach(o -> o.recorded.completeExceptionally(e));
-                        return;
-                    }
+                    done.complete();
+                } else if (replied.cause() instanceof StoreUnavailableException unavailable
+                        && group.stream().allMatch(o -> o.keepTrying.getAsBoolean())) {
                     LOG.warnf("cannot record %d outcomes on queue %s yet (%s); retrying", group.size(), queue,
-                            e.getMessage());
-                    pause(RETRY.delay(attempt));
-                } catch (RuntimeException e) {
-                    group.forEach(o -> o.recorded.completeExceptionally(e));
-                    return;
+                            unavailable.getMessage());
+                    loop.later(RETRY.delay(attempt).toMillis(), () -> send(group, attempt + 1).onComplete(done));
+                } else {
+                    group.forEach(o -> o.recorded.completeExceptionally(replied.cause()));
+                    done.complete();
                 }
-            }
+            });
+            return done.future();
         }
 
-        /** complete.lua for the group, with the claim of the dispatcher's refill in the same pipeline. */
-        private Response record(List<Outcome> group) {
+        /**
+         * complete.lua for the group, with the claim of the dispatcher's refill in the same
+         * pipeline; the refill's claims start before the group's slots are given back.
+         */
+        private Future<Response> record(List<Outcome> group) {
             ScriptCall complete = new ScriptCall(LuaScript.COMPLETE,
                     List.of(keys.processing(queue, worker.id()), keys.stats(queue), keys.delayed(queue), keys.dead(queue)),
                     arguments(group));
             if (!scriptLoaded) {
-                Response replies = redis.script(complete);
-                scriptLoaded = true;
-                return replies;
+                return completeAlone(complete).onSuccess(replies -> scriptLoaded = true);
             }
-            Response[] recorded = new Response[1];
-            try {
-                refill.refill(group.size(), wanted -> {
-                    if (wanted == 0) {
-                        recorded[0] = redis.script(complete);
-                        return List.of();
-                    }
-                    List<Response> replies = redis.scriptsOnce(List.of(complete, claimer.call(queue, wanted, null)));
-                    recorded[0] = replies.get(0);
-                    return claimer.claimed(queue, replies.get(1)).claims();
-                });
-            } catch (ScriptNotLoadedException e) {
-                scriptLoaded = false;
-                // a restarted Redis: the claim may have run (the dispatcher sweeps its copies); complete.lua
-                // recognises outcomes it already recorded, so it goes again on its own, loading the script
-                return redis.script(complete);
+            int wanted = refill.reserve(group.size());
+            if (wanted == 0) {
+                return completeAlone(complete);
             }
-            return recorded[0];
+            ScriptCall claim = claimer.call(queue, wanted, null);
+            return loop.batch(List.of(complete.evalsha().getDelegate(), claim.evalsha().getDelegate())).transform(sent -> {
+                if (sent.succeeded()) {
+                    refill.claimed(claimer.claimed(queue, Response.newInstance(sent.result().get(1))).claims());
+                    return Future.succeededFuture(Response.newInstance(sent.result().get(0)));
+                }
+                // the reply may be lost with copies of ours in it: the dispatcher sweeps before it refills again
+                refill.failed();
+                if (RedisCalls.isNoScript(sent.cause())) {
+                    // a restarted Redis: the claim may have run; complete.lua recognises outcomes it already
+                    // recorded, so it goes again on its own, loading the script
+                    scriptLoaded = false;
+                    return completeAlone(complete);
+                }
+                return Future.failedFuture(sent.cause());
+            });
+        }
+
+        private Future<Response> completeAlone(ScriptCall complete) {
+            return loop.script(complete).map(Response::newInstance);
         }
 
         private List<String> arguments(List<Outcome> group) {
@@ -188,14 +193,6 @@ public class Finisher {
                 args.add(Long.toString(o.dueAt));
             }
             return args;
-        }
-
-        private void pause(Duration delay) {
-            try {
-                Thread.sleep(delay.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }

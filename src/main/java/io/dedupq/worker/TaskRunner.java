@@ -56,7 +56,7 @@ public class TaskRunner {
 
     /**
      * Runs the copy on the calling thread and hands its outcome to the finisher. The returned
-     * future completes when the outcome is recorded (on the finisher's thread), exceptionally
+     * future completes when the outcome is recorded (on the worker's event loop), exceptionally
      * when it could not be.
      */
     public CompletableFuture<Void> run(String queue, Claim claim, BooleanSupplier keepTrying) {
@@ -70,40 +70,58 @@ public class TaskRunner {
             envelope = null;
         }
         metrics.started(queue, envelope);
-        Envelope read = envelope;
-        CompletableFuture<String> outcome = envelope == null
-                ? fail(queue, null, claim, TaskStatus.FAILED, "malformed envelope", false, keepTrying)
-                : execute(queue, envelope, claim, keepTrying);
-        return outcome.thenAccept(said -> logOutcome(queue, read, claim, said, started));
+        Verdict verdict = envelope == null ? fail(queue, null, claim, TaskStatus.FAILED, "malformed envelope", false)
+                : execute(queue, envelope, claim);
+        String type = typeOf(envelope);
+        int attempt = envelope == null ? 0 : envelope.attempt();
+        // written here, not where the outcome is recorded: that is the event loop, which must not wait for a log
+        logOutcome(queue, type, attempt, claim, verdict.status, started);
+        return finisher.finish(queue, claim, verdict.status, verdict.detail, verdict.next, verdict.dueAt, keepTrying)
+                .thenAccept(recorded -> {
+                    metrics.finished(queue, type, verdict.status.wire(), recorded, verdict.lossCounted);
+                    if (!recorded) {
+                        LOG.warnf("task=%s queue=%s type=%s attempt=%d outcome=%s not recorded: a newer execution owns "
+                                + "the task", claim.id(), queue, type, attempt, verdict.status.wire());
+                    }
+                });
+    }
+
+    /**
+     * What an execution comes to, before it is recorded.
+     *
+     * @param detail      the result JSON (succeeded, may be empty) or the error message
+     * @param next        retrying: the next envelope; failed/dead: the dead-letter record
+     * @param dueAt       retrying: when the next attempt is due (ms)
+     * @param lossCounted the watchdog already counted this execution's lost lock
+     */
+    private record Verdict(TaskStatus status, String detail, String next, long dueAt, boolean lossCounted) {
     }
 
     /**
      * One line per outcome: INFO when the task succeeded, WARN otherwise, so that setting this
      * class's category to WARN keeps the lines that need a look and saves the cost of the rest.
      */
-    private void logOutcome(String queue, Envelope envelope, Claim claim, String outcome, long started) {
-        Logger.Level level = TaskStatus.SUCCEEDED.wire().equals(outcome) ? Logger.Level.INFO : Logger.Level.WARN;
+    private void logOutcome(String queue, String type, int attempt, Claim claim, TaskStatus outcome, long started) {
+        Logger.Level level = outcome == TaskStatus.SUCCEEDED ? Logger.Level.INFO : Logger.Level.WARN;
         if (LOG.isEnabled(level)) {
             // built by hand: printf-style formatting was the largest cost of a no-op task's line
             LOG.log(level, new StringBuilder(160).append("task=").append(claim.id()).append(" queue=").append(queue)
-                    .append(" type=").append(typeOf(envelope)).append(" attempt=")
-                    .append(envelope == null ? 0 : envelope.attempt()).append(" outcome=").append(outcome)
-                    .append(" duration_ms=").append(clock.millis() - started).toString());
+                    .append(" type=").append(type).append(" attempt=").append(attempt).append(" outcome=")
+                    .append(outcome.wire()).append(" duration_ms=").append(clock.millis() - started).toString());
         }
     }
 
-    /** Runs the handler and records the outcome; completes with what the log line says about it. */
-    private CompletableFuture<String> execute(String queue, Envelope envelope, Claim claim, BooleanSupplier keepTrying) {
+    /** Runs the handler and says what came of it. */
+    private Verdict execute(String queue, Envelope envelope, Claim claim) {
         TaskHandler<?> handler = registry.handler(envelope.type()).orElse(null);
         if (handler == null) {
-            return fail(queue, envelope, claim, TaskStatus.FAILED, "no handler for task type '" + envelope.type() + "'",
-                    false, keepTrying);
+            return fail(queue, envelope, claim, TaskStatus.FAILED, "no handler for task type '" + envelope.type() + "'", false);
         }
         PayloadBinder.Bound<?> bound = binder.bind(envelope.payload(), handler.payloadType(), "payload");
         if (!bound.ok()) {
             return fail(queue, envelope, claim, TaskStatus.FAILED, "invalid payload: "
                     + bound.errors().stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; ")),
-                    false, keepTrying);
+                    false);
         }
         Object result;
         // the lock is kept alive only while the handler runs; the watch is closed before the outcome is written
@@ -113,11 +131,11 @@ public class TaskRunner {
                     claim.fence(), watch::lost);
             result = metrics.timeHandler(queue, envelope.type(), () -> invoke(handler, bound.value(), ctx));
         } catch (PermanentFailure e) {
-            return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), watch.lost(), keepTrying);
+            return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), watch.lost());
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
-            return retryOrBury(queue, envelope, claim, describe(e), watch.lost(), keepTrying);
+            return retryOrBury(queue, envelope, claim, describe(e), watch.lost());
         }
-        return record(queue, envelope, claim, TaskStatus.SUCCEEDED, toJson(result), null, 0, watch.lost(), keepTrying);
+        return new Verdict(TaskStatus.SUCCEEDED, toJson(result), null, 0, watch.lost());
     }
 
     @SuppressWarnings("unchecked")
@@ -125,21 +143,18 @@ public class TaskRunner {
         return handler.handle((P) payload, ctx);
     }
 
-    private CompletableFuture<String> retryOrBury(String queue, Envelope envelope, Claim claim, String error,
-            boolean lossCounted, BooleanSupplier keepTrying) {
+    private Verdict retryOrBury(String queue, Envelope envelope, Claim claim, String error, boolean lossCounted) {
         DedupqConfig.QueueConfig settings = partitions.settings(queue);
         if (envelope.attempt() + 1 >= settings.maxAttempts()) {
-            return fail(queue, envelope, claim, TaskStatus.DEAD, error, lossCounted, keepTrying);
+            return fail(queue, envelope, claim, TaskStatus.DEAD, error, lossCounted);
         }
         long dueAt = clock.millis()
                 + new Backoff(settings.backoffBase(), settings.backoffMax()).delay(envelope.attempt()).toMillis();
-        return record(queue, envelope, claim, TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt,
-                lossCounted, keepTrying);
+        return new Verdict(TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt, lossCounted);
     }
 
     /** Dead-letters the copy; {@code envelope} is null when the copy could not be read. */
-    private CompletableFuture<String> fail(String queue, Envelope envelope, Claim claim, TaskStatus outcome,
-            String error, boolean lossCounted, BooleanSupplier keepTrying) {
+    private Verdict fail(String queue, Envelope envelope, Claim claim, TaskStatus outcome, String error, boolean lossCounted) {
         ObjectNode deadLetter = mapper.createObjectNode();
         deadLetter.put("id", claim.id());
         deadLetter.put("type", envelope == null ? null : envelope.type());
@@ -149,16 +164,7 @@ public class TaskRunner {
         deadLetter.put("error", error);
         deadLetter.put("failedAt", clock.millis());
         deadLetter.put("envelope", claim.envelope());
-        return record(queue, envelope, claim, outcome, error, deadLetter.toString(), 0, lossCounted, keepTrying);
-    }
-
-    /** {@code lossCounted}: the watchdog already counted this execution's lost lock. */
-    private CompletableFuture<String> record(String queue, Envelope envelope, Claim claim, TaskStatus outcome,
-            String detail, String next, long dueAt, boolean lossCounted, BooleanSupplier keepTrying) {
-        return finisher.finish(queue, claim, outcome, detail, next, dueAt, keepTrying).thenApply(recorded -> {
-            metrics.finished(queue, typeOf(envelope), outcome.wire(), recorded, lossCounted);
-            return recorded ? outcome.wire() : outcome.wire() + " (not recorded: a newer execution owns the task)";
-        });
+        return new Verdict(outcome, error, deadLetter.toString(), 0, lossCounted);
     }
 
     private String toJson(Object result) {

@@ -77,16 +77,15 @@ final class FaultInjector {
         AppJvm resumed = paused;
         List<String> problems = new ArrayList<>();
         try {
-            awaitCondition("the stale executions of " + resumed + " " + tasks + " to end", Duration.ofSeconds(60),
-                    () -> tasks.stream().allMatch(id -> outcomeLine(resumed, id).isPresent()));
+            awaitCondition("the stale executions of " + resumed + " " + tasks + " to be refused", Duration.ofSeconds(60),
+                    () -> tasks.stream().allMatch(id -> refusal(resumed, id).isPresent()));
+        } catch (AssertionError e) {
             for (String id : tasks) {
-                String line = outcomeLine(resumed, id).orElseThrow();
-                if (!line.contains("not recorded")) {
-                    problems.add("stale execution of " + id + " on " + resumed + " was recorded: " + line);
+                if (refusal(resumed, id).isEmpty()) {
+                    problems.add("stale execution of " + id + " on " + resumed + " was not refused: "
+                            + outcomeLine(resumed, id).orElse("no outcome line"));
                 }
             }
-        } catch (AssertionError e) {
-            problems.add(e.getMessage());
         }
         fleet.release(paused);
         System.out.println("SIGSTOP: " + paused + " frozen " + frozenMillis + " ms running payments " + tasks);
@@ -104,10 +103,15 @@ final class FaultInjector {
                 .toList();
     }
 
-    /** The log line in which the worker reported the outcome of an execution of {@code taskId}. */
+    /** The last log line in which the worker reported the outcome of an execution of {@code taskId}. */
     private static Optional<String> outcomeLine(AppJvm worker, String taskId) {
         return worker.logLines().stream().filter(l -> l.contains("task=" + taskId + " ") && l.contains(" outcome="))
                 .reduce((first, last) -> last);
+    }
+
+    /** The line in which the worker said that complete.lua refused an outcome of {@code taskId}. */
+    private static Optional<String> refusal(AppJvm worker, String taskId) {
+        return outcomeLine(worker, taskId).filter(line -> line.contains("not recorded"));
     }
 
     /**

@@ -2,14 +2,13 @@ package io.dedupq.tasks.noop;
 
 import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.TaskHandler;
-import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.EventLoopRedis;
 import io.dedupq.queue.RedisKeys;
-import io.dedupq.queue.StoreUnavailableException;
-import io.dedupq.worker.GroupingLane;
+import io.dedupq.worker.LoopLane;
 import io.quarkus.arc.lookup.LookupIfProperty;
-import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
-import jakarta.annotation.PreDestroy;
+import io.vertx.core.Future;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Request;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +19,8 @@ import org.jboss.logging.Logger;
  * Benchmark aid, off unless {@code dedupq.bench.noop-handler=true}: a handler that does no work
  * except leaving evidence that it ran. The task id goes to {@code {p:queue}:bench-runs}, the
  * list the benchmark counts to prove one execution per task id. Ids go out in groups (one
- * RPUSH per group, sent by a lane per queue), so the evidence is not a Redis round trip of its
- * own per task; the benchmark waits until the list has caught up.
+ * RPUSH per group, sent by a lane per queue on the worker's event loop), so the evidence is not
+ * a Redis round trip of its own per task; the benchmark waits until the list has caught up.
  */
 @ApplicationScoped
 @LookupIfProperty(name = "dedupq.bench.noop-handler", stringValue = "true")
@@ -30,11 +29,11 @@ public class NoopHandler implements TaskHandler<NoopPayload> {
     private static final Logger LOG = Logger.getLogger(NoopHandler.class);
     private static final int MAX_GROUP = 1000;
 
-    private final RedisCalls redis;
+    private final EventLoopRedis redis;
     private final RedisKeys keys;
-    private final Map<String, GroupingLane<String>> runs = new ConcurrentHashMap<>();
+    private final Map<String, LoopLane<String>> runs = new ConcurrentHashMap<>();
 
-    public NoopHandler(RedisCalls redis, RedisKeys keys) {
+    public NoopHandler(EventLoopRedis redis, RedisKeys keys) {
         this.redis = redis;
         this.keys = keys;
     }
@@ -55,22 +54,13 @@ public class NoopHandler implements TaskHandler<NoopPayload> {
         return null;
     }
 
-    @PreDestroy
-    void stop() {
-        runs.values().forEach(GroupingLane::stop);
+    private LoopLane<String> lane(String queue) {
+        return new LoopLane<>(redis, MAX_GROUP, 1, ids -> record(queue, ids));
     }
 
-    private GroupingLane<String> lane(String queue) {
-        return new GroupingLane<>("dedupq-" + queue + "-bench-runs", MAX_GROUP, ids -> record(queue, ids));
-    }
-
-    private void record(String queue, List<String> ids) {
+    private Future<?> record(String queue, List<String> ids) {
         Request push = Request.cmd(Command.RPUSH).arg(keys.benchRuns(queue));
         ids.forEach(push::arg);
-        try {
-            redis.send(push);
-        } catch (StoreUnavailableException e) {
-            LOG.warnf("%d runs not recorded: %s", ids.size(), e.getMessage());
-        }
+        return redis.batch(List.of(push)).onFailure(e -> LOG.warnf("%d runs not recorded: %s", ids.size(), e.getMessage()));
     }
 }
