@@ -158,7 +158,14 @@ public class Finisher {
             ScriptCall claim = claimer.call(queue, wanted, null);
             return loop.batch(List.of(complete.evalsha().getDelegate(), claim.evalsha().getDelegate())).transform(sent -> {
                 if (sent.succeeded()) {
-                    refill.claimed(claimer.claimed(queue, Response.newInstance(sent.result().get(1))).claims());
+                    List<Claim> claims;
+                    try {
+                        claims = claimer.claimed(queue, Response.newInstance(sent.result().get(1))).claims();
+                    } catch (RuntimeException e) {
+                        refill.failed();
+                        throw e;
+                    }
+                    refill.claimed(claims);
                     return Future.succeededFuture(Response.newInstance(sent.result().get(0)));
                 }
                 // the reply may be lost with copies of ours in it: the dispatcher sweeps before it refills again
