@@ -13,7 +13,8 @@
   KEYS[5] dead list           {p:Q}:dead
   KEYS[6] queue's workers     {p:Q}:workers  worker id -> last heartbeat (ms)
   ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
-  ARGV[2] max envelopes to claim
+  ARGV[2] max tasks to claim; copies dropped on the way do not count, but at most 4 x as many
+          copies are moved in one call (a backlog of duplicates ends the call early)
   ARGV[3] lock ttl (ms)
   ARGV[4] worker id (lock token = <worker>:<fence>)
   ARGV[5] now (ms)
@@ -38,7 +39,7 @@ if not beat or beat < tonumber(ARGV[8]) then
   end
   return { 0, {}, 0 }
 end
-local claimed, dropped = {}, {}
+local claimed, dropped, taken = {}, {}, 0
 local dupDone, dupLocked, dupStale, dead = 0, 0, 0, 0
 
 -- a non-negative integer below 2^53, or nil: anything else a producer sends is not trusted
@@ -120,20 +121,22 @@ local function take(raw)
   claimed[#claimed + 1] = raw
   claimed[#claimed + 1] = token
   claimed[#claimed + 1] = candidate
+  taken = taken + 1
 end
 
-local count = 0
+local moved = 0
 -- the BLMOVE'd copy may have been requeued by the reaper meanwhile (this worker was paused):
 -- then it is no longer ours to run
 if ARGV[7] ~= '' then
   if redis.call('LPOS', KEYS[2], ARGV[7]) then take(ARGV[7]) end
-  count = 1
+  -- it had its slot, whatever came of it
+  moved, taken = 1, 1
 end
-while count < limit do
+while taken < limit and moved < 4 * limit do
   local raw = redis.call('LMOVE', KEYS[1], KEYS[2], 'RIGHT', 'LEFT')
   if not raw then break end
   take(raw)
-  count = count + 1
+  moved = moved + 1
 end
 
 if fenceRead and fence > fenceRead then redis.call('SET', KEYS[3], string.format('%d', fence)) end
