@@ -45,7 +45,7 @@ public class Finisher {
     /** Most outcomes in one call: bounds the script's run time and the reply. */
     static final int MAX_GROUP = 256;
     /** Calls of one lane in flight at once: the loop reads one reply while Redis runs the next call. */
-    static final int MAX_IN_FLIGHT = 2;
+    static final int MAX_IN_FLIGHT = 4;
 
     private final EventLoopRedis loop;
     private final RedisKeys keys;
