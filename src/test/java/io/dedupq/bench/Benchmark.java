@@ -45,7 +45,7 @@ public final class Benchmark {
                 null, Integer.parseInt(env.getOrDefault("JOBS", "50000")),
                 Double.parseDouble(env.getOrDefault("DUP_RATIO", "0.2")), Integer.parseInt(env.getOrDefault("SEED", "42")),
                 1000, Integer.parseInt(env.getOrDefault("LAT_PROBES", "200")),
-                Integer.parseInt(env.getOrDefault("WARMUP", "20000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
+                Integer.parseInt(env.getOrDefault("WARMUP", "100000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
                 BenchSettings.props(env.get("BENCH_APP_PROPS")),
                 List.of(env.getOrDefault("BENCH_JVM_OPTS", BenchSettings.DEFAULT_JVM_OPTIONS).trim().split("\\s+")), out);
         RedisProcess redis = RedisProcess.start(out.resolve("redis"), "--appendonly", "no", "--save", "");
