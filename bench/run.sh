@@ -9,7 +9,7 @@
 #   REPEATS=3 WAIT_IDLE_PCT=90 bench/run.sh       # quieter numbers on a shared host
 #   SECTIONS="matrix" CONCURRENCIES="16" JOBS=5000 bench/run.sh   # a quick look
 #
-# Knobs (environment): JOBS=50000 DUP_RATIO=0.2 SEED=42 WARMUP=100000 LAT_PROBES=200 REPEATS=1
+# Knobs (environment): JOBS=50000 DUP_RATIO=0.2 SEED=42 WARMUP=200000 LAT_PROBES=200 REPEATS=1
 # CONCURRENCIES="1 16 64" SECTIONS="matrix overlap scaling wrk startup ceiling"
 # BULLMQ_VARIANTS="dedup-option dedup-jobid" (add "plain" for BullMQ without dedup)
 # WAIT_IDLE_PCT=0 WAIT_IDLE_MAX_S=60 (before each cell wait until the host is that idle)

@@ -8,7 +8,7 @@
 
   KEYS[1] pending list        {p:Q}:pending
   KEYS[2] processing list     {p:Q}:processing:<worker>
-  KEYS[3] fence counter       {p:Q}:fence  (read once, written back with the last fence taken)
+  KEYS[3] fence counter       {p:Q}:fence  (one INCRBY per call reserves its fences)
   KEYS[4] stats hash          {p:Q}:stats
   KEYS[5] dead list           {p:Q}:dead
   KEYS[6] queue's workers     {p:Q}:workers  worker id -> last heartbeat (ms)
@@ -53,15 +53,14 @@ local function valid_id(id)
   return type(id) == 'string' and #id >= 1 and #id <= 128 and string.match(id, '^[%w][%w%._:%-]*$') ~= nil
 end
 
--- the fence counter is read once, at the first lock this call takes, counted here and written back
--- at the end: the same numbers INCR per lock would give, in one read and one write
+-- fences for this call are reserved with one INCRBY, for as many locks as it may still take, at
+-- its first lock: one call however many tasks it claims; the numbers it does not use are skipped
+-- (fences only have to grow)
 local fence
-local fenceRead
 
 local function nextFence()
-  if not fenceRead then
-    fence = tonumber(redis.call('GET', KEYS[3])) or 0
-    fenceRead = fence
+  if not fence then
+    fence = redis.call('INCRBY', KEYS[3], limit - taken) - (limit - taken)
   end
   return fence + 1
 end
@@ -139,7 +138,6 @@ while taken < limit and moved < 4 * limit do
   moved = moved + 1
 end
 
-if fenceRead and fence > fenceRead then redis.call('SET', KEYS[3], string.format('%d', fence)) end
 if dupDone > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_done', dupDone) end
 if dupLocked > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_locked', dupLocked) end
 if dupStale > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_stale', dupStale) end

@@ -45,7 +45,7 @@ public final class Benchmark {
                 null, Integer.parseInt(env.getOrDefault("JOBS", "50000")),
                 Double.parseDouble(env.getOrDefault("DUP_RATIO", "0.2")), Integer.parseInt(env.getOrDefault("SEED", "42")),
                 1000, Integer.parseInt(env.getOrDefault("LAT_PROBES", "200")),
-                Integer.parseInt(env.getOrDefault("WARMUP", "100000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
+                Integer.parseInt(env.getOrDefault("WARMUP", "200000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
                 BenchSettings.props(env.get("BENCH_APP_PROPS")),
                 List.of(env.getOrDefault("BENCH_JVM_OPTS", BenchSettings.DEFAULT_JVM_OPTIONS).trim().split("\\s+")), out);
         RedisProcess redis = RedisProcess.start(out.resolve("redis"), "--appendonly", "no", "--save", "");
@@ -182,9 +182,9 @@ public final class Benchmark {
                 "dedupq.routes.noop", queue));
     }
 
-    /** JIT warm-up of an API pod (BullMQ's warm-up pass also warms its enqueue path): 5 × WARMUP tasks. */
+    /** JIT warm-up of an API pod (BullMQ's warm-up pass also warms its enqueue path): WARMUP tasks. */
     private void warmUp(BenchRedis redis, AppJvm api) {
-        Workload warm = Workload.generate(Math.max(1000, 5 * settings.warmup()), settings.dupRatio(), settings.seed() + 2);
+        Workload warm = Workload.generate(Math.max(1000, settings.warmup()), settings.dupRatio(), settings.seed() + 2);
         Producer producer = new Producer(Producer.Mode.HTTP, redis, null, api.port());
         for (int from = 0; from < warm.jobs(); from += settings.chunk()) {
             producer.send(warm.lids(), from, Math.min(warm.jobs(), from + settings.chunk()), "h");
