@@ -5,9 +5,12 @@
   Ownership is the token stored in the task hash at claim time. An execution whose lock
   expired and whose task was claimed again by a newer execution is no longer the owner: its
   copy is removed from its processing list and nothing else changes, so it can never
-  overwrite the newer owner's status. The lock is deleted only when it still holds our token.
-  When the newer owner runs on this same worker, the copy in the list is the newer one's and
-  stays. Each outcome is judged on its own: one lost task does not affect the others.
+  overwrite the newer owner's status. The owner deletes its lock outright: claim.lua writes a
+  new lock and the hash's token together, so while the hash holds our token the lock is ours or
+  has expired. Anyone else deletes the lock only when it still holds their token (the hash may
+  be gone). When the newer owner runs on this same worker, the copy in the list is the newer
+  one's and stays. Each outcome is judged on its own: one lost task does not affect the others.
+  Copies are removed from the processing list searching from its tail, where the oldest are.
 
   KEYS[1] processing list     {p:Q}:processing:<worker>
   KEYS[2] stats hash          {p:Q}:stats
@@ -42,19 +45,22 @@ end
 
 local function complete(id, envelope, token, outcome, detail, nextRecord, dueAt)
   local lockKey, taskKey = base .. 'lock:' .. id, base .. 'task:' .. id
-  if redis.call('GET', lockKey) == token then
-    redis.call('DEL', lockKey)
-  end
   local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
   if owner[1] ~= token then
+    -- the lock is ours only if it still carries our token (the task hash may be gone)
+    if redis.call('GET', lockKey) == token then
+      redis.call('DEL', lockKey)
+    end
     if owner[2] == token then return 1 end
     if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then
-      redis.call('LREM', KEYS[1], 1, envelope)
+      redis.call('LREM', KEYS[1], -1, envelope)
     end
     count('lost_locks')
     return 0
   end
-  redis.call('LREM', KEYS[1], 1, envelope)
+  -- the owner's lock is its own or gone: claim.lua writes a new lock and the hash's token together
+  redis.call('DEL', lockKey)
+  redis.call('LREM', KEYS[1], -1, envelope)
 
   if outcome == 'retrying' then
     redis.call('HSET', taskKey, 'finishedBy', token, 'status', 'retrying', 'attempt', cjson.decode(nextRecord).attempt,
