@@ -29,7 +29,7 @@
   Returns a flat array: 1 (or 0 when the heartbeat was stale and nothing was claimed), the
   duplicates dropped as one nested array of (type, reason) pairs, one pair per dropped copy
   (reason done | locked | stale; for the worker's per-type metrics), the number dead-lettered,
-  then (id, envelope, token, fence) for every claimed task.
+  then (id, envelope, token, fence, type) for every claimed task.
 ]]
 local base, limit, ttl, worker, now, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
 local beat = tonumber(redis.call('ZSCORE', KEYS[6], worker))
@@ -120,6 +120,7 @@ local function take(raw)
   claimed[#claimed + 1] = raw
   claimed[#claimed + 1] = token
   claimed[#claimed + 1] = candidate
+  claimed[#claimed + 1] = env.type
   taken = taken + 1
 end
 

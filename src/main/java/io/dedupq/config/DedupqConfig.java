@@ -45,6 +45,13 @@ public interface DedupqConfig {
          */
         @WithDefault("false")
         boolean noopHandler();
+
+        /**
+         * Run the {@code noop} handler on the queue's handler threads, as a handler that blocks
+         * runs, instead of on the worker's event loop (it never blocks); for comparing the two.
+         */
+        @WithDefault("false")
+        boolean noopBlocking();
     }
 
     interface Api {

@@ -19,4 +19,17 @@ public interface TaskHandler<P> {
     Class<P> payloadType();
 
     Object handle(P payload, ExecutionContext ctx) throws Exception;
+
+    /**
+     * False for a handler that never blocks (no waiting on I/O, locks or sleeps; work of
+     * microseconds): it then runs on the worker's event loop, where its claim's reply arrives
+     * and from where its outcome is sent, as a BullMQ processor runs on Node's loop, with no
+     * handler thread to wake. The queue's concurrency still bounds how many run at once. A
+     * handler that blocks there stalls every queue of the pod; when the watchdog finds that its
+     * lock was lost, {@link ExecutionContext#lockLost()} says so, but the loop is never
+     * interrupted. Default true: the handler runs on its queue's handler threads.
+     */
+    default boolean blocking() {
+        return true;
+    }
 }

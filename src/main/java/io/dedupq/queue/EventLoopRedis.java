@@ -56,9 +56,9 @@ public class EventLoopRedis {
         }
     }
 
-    /** Whether the caller runs on the loop. */
-    public boolean onLoop() {
-        return Vertx.currentContext() == loop;
+    /** Queues {@code task} on the loop, behind what is waiting, even when called there. */
+    public void schedule(Runnable task) {
+        loop.runOnContext(v -> task.run());
     }
 
     /** Sends the requests in one write (one hash slot); only on the loop. Replies in request order. */

@@ -71,9 +71,9 @@ public class Claimer {
     /** Reads the reply of a {@link #call} and counts what it dropped. */
     public Claimed claimed(String queue, Response reply) {
         List<Claim> claims = new ArrayList<>();
-        for (int i = 3; i + 3 < reply.size(); i += 4) {
-            claims.add(new Claim(reply.get(i).toString(), reply.get(i + 1).toString(), reply.get(i + 2).toString(),
-                    reply.get(i + 3).toLong()));
+        for (int i = 3; i + 4 < reply.size(); i += 5) {
+            claims.add(new Claim(reply.get(i).toString(), reply.get(i + 4).toString(), reply.get(i + 1).toString(),
+                    reply.get(i + 2).toString(), reply.get(i + 3).toLong()));
         }
         // (type, reason) per dropped copy
         Response dropped = reply.get(1);

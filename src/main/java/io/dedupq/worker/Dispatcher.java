@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -38,6 +39,8 @@ public class Dispatcher implements Refill {
     private final Finisher finisher;
     private final Semaphore slots;
     private final ExecutorService handlers;
+    /** Where handlers that never block run: the worker's event loop. */
+    private final Executor eventLoop;
     private final Set<Claim> running = ConcurrentHashMap.newKeySet();
     private final Thread loop;
     private volatile boolean claiming = true;
@@ -55,8 +58,9 @@ public class Dispatcher implements Refill {
     private volatile long lastTurn = System.nanoTime();
 
     public Dispatcher(String queue, DedupqConfig.QueueConfig settings, Claimer claimer, TaskRunner runner,
-            Finisher finisher) {
+            Finisher finisher, Executor eventLoop) {
         this.queue = queue;
+        this.eventLoop = eventLoop;
         this.finisher = finisher;
         this.settings = settings;
         this.claimer = claimer;
@@ -219,13 +223,20 @@ public class Dispatcher implements Refill {
     }
 
     /**
-     * Hands the claim to a handler thread; false once the handlers are shut down (a refill at
-     * the very end), when the copy stays in our list for the shutdown to requeue.
+     * Hands the claim to a handler thread, or to the event loop when its handler never blocks;
+     * false once the handlers are shut down (a refill at the very end), when the copy stays in
+     * our list for the shutdown to requeue.
      */
     private boolean start(Claim claim) {
         running.add(claim);
         try {
-            handlers.execute(() -> execute(claim));
+            if (runner.blocking(claim)) {
+                handlers.execute(() -> execute(claim));
+            } else if (handlers.isShutdown()) {
+                throw new RejectedExecutionException("queue " + queue + " is shut down");
+            } else {
+                eventLoop.execute(() -> execute(claim));
+            }
             return true;
         } catch (RejectedExecutionException e) {
             running.remove(claim);

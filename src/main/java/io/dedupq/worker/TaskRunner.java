@@ -54,6 +54,11 @@ public class TaskRunner {
         this.metrics = metrics;
     }
 
+    /** False when the claim's handler never blocks and runs on the event loop ({@link TaskHandler#blocking()}). */
+    public boolean blocking(Claim claim) {
+        return registry.handler(claim.type()).map(TaskHandler::blocking).orElse(true);
+    }
+
     /**
      * Runs the copy on the calling thread and hands its outcome to the finisher. The returned
      * future completes when the outcome is recorded (on the worker's event loop), exceptionally

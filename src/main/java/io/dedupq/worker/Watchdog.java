@@ -8,6 +8,7 @@ import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
+import io.vertx.core.Context;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -64,6 +65,7 @@ public class Watchdog {
         private volatile boolean lost;
         private boolean open = true;
 
+        /** @param thread interrupted when the lock is lost; null for a handler on the event loop, never interrupted */
         private Watch(String queue, String type, Claim claim, Thread thread, long ttlMillis) {
             this.queue = queue;
             this.type = type;
@@ -90,7 +92,9 @@ public class Watchdog {
                 return false;
             }
             lost = true;
-            thread.interrupt();
+            if (thread != null) {
+                thread.interrupt();
+            }
             return true;
         }
 
@@ -113,9 +117,12 @@ public class Watchdog {
         loop.stop();
     }
 
-    /** Starts watching the claim's lock for the calling thread, which is about to run a handler of {@code type}. */
+    /**
+     * Starts watching the claim's lock for the calling thread, which is about to run a handler of
+     * {@code type}; an event loop thread is never interrupted.
+     */
     public Watch watch(String queue, String type, Claim claim) {
-        Watch watch = new Watch(queue, type, claim, Thread.currentThread(),
+        Watch watch = new Watch(queue, type, claim, Context.isOnEventLoopThread() ? null : Thread.currentThread(),
                 partitions.settings(queue).lockTtl().toMillis());
         watched.add(watch);
         return watch;

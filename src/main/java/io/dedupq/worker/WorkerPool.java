@@ -1,6 +1,7 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.queue.EventLoopRedis;
 import io.dedupq.queue.QueuePartitions;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -30,12 +31,14 @@ public class WorkerPool {
     private final DelayedPromoter promoter;
     private final Reaper reaper;
     private final Watchdog watchdog;
+    private final EventLoopRedis loop;
     private final List<Dispatcher> dispatchers = new CopyOnWriteArrayList<>();
 
     public WorkerPool(DedupqConfig config, QueuePartitions partitions, WorkerIdentity worker, Heartbeat heartbeat,
             Claimer claimer, TaskRunner runner, Finisher finisher, DelayedPromoter promoter, Reaper reaper,
-            Watchdog watchdog) {
+            Watchdog watchdog, EventLoopRedis loop) {
         this.finisher = finisher;
+        this.loop = loop;
         this.config = config;
         this.partitions = partitions;
         this.worker = worker;
@@ -65,7 +68,8 @@ public class WorkerPool {
         heartbeat.start();
         watchdog.start();
         for (String queue : partitions.all()) {
-            Dispatcher dispatcher = new Dispatcher(queue, partitions.settings(queue), claimer, runner, finisher);
+            Dispatcher dispatcher = new Dispatcher(queue, partitions.settings(queue), claimer, runner, finisher,
+                    loop::schedule);
             dispatchers.add(dispatcher);
             dispatcher.start();
         }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
  * A small run of the benchmark's dedupq side (bench/run.sh runs the full one): the packaged jar
  * as separate worker and API JVMs against a private Redis, tiny workloads with 20 % duplicate
  * ids, executions counted from the no-op handler's own records. Every id runs exactly once,
- * with two workers sharing a backlog and with duplicates arriving while (and after) their
- * first copy runs.
+ * with two workers sharing a backlog, with the no-op handler on handler threads instead of the
+ * event loop, and with duplicates arriving while (and after) their first copy runs.
  */
 class BenchSmokeIT {
 
@@ -64,6 +64,17 @@ class BenchSmokeIT {
         assertEquals(0, r.idsMissing());
         assertEquals(JOBS - r.unique(), r.droppedByWorker(), "every pushed duplicate was dropped by a worker");
         assertTrue(r.processingRate() > 0);
+    }
+
+    @Test
+    void theNoOpHandlerOnHandlerThreadsRunsEveryIdOnce() {
+        CellResult r = cell.onHandlerThreads().run(Producer.Mode.LPUSH, 4, 1, false, "smoke-lpush-threads");
+
+        assertFalse(r.timedOut());
+        assertEquals("lpush-threads", r.variant());
+        assertEquals(r.unique(), r.executions(), "one handler run per unique id");
+        assertEquals(0, r.idsRunTwice());
+        assertEquals(0, r.idsMissing());
     }
 
     @Test

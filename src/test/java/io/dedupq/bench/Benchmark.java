@@ -81,6 +81,15 @@ public final class Benchmark {
             warmUp(redis, stagingApi);
             warmUp(redis, directApi);
             DedupqCell dedupq = new DedupqCell(settings, redis, stagingApi.port(), directApi.port());
+            // HANDLERS: where the matrix runs the no-op handler, "loop" (event loop) and/or "threads" (handler threads)
+            List<String> handlers = List.of(env.getOrDefault("HANDLERS", "loop threads").trim().split("\\s+"));
+            List<DedupqCell> matrixCells = new ArrayList<>();
+            if (handlers.contains("loop")) {
+                matrixCells.add(dedupq);
+            }
+            if (handlers.contains("threads")) {
+                matrixCells.add(dedupq.onHandlerThreads());
+            }
             Map<String, Double> startup = new LinkedHashMap<>();
             if (sections.contains("startup")) {
                 startup = startup(directApi);
@@ -88,9 +97,11 @@ public final class Benchmark {
             for (int rep = 1; rep <= repeats; rep++) {
                 if (sections.contains("matrix")) {
                     for (int conc : concurrencies) {
-                        for (Producer.Mode mode : Producer.Mode.values()) {
-                            cell("matrix", rep, idlePct, idleMax,
-                                    () -> List.of(dedupq.run(mode, conc, 1, false, tag(mode.name(), conc, 1, false))));
+                        for (DedupqCell cells : matrixCells) {
+                            for (Producer.Mode mode : Producer.Mode.values()) {
+                                cell("matrix", rep, idlePct, idleMax,
+                                        () -> List.of(cells.run(mode, conc, 1, false, tag(cells.variant(mode), conc, 1, false))));
+                            }
                         }
                         for (String variant : peerVariants) {
                             if (peer != null) {
@@ -198,7 +209,7 @@ public final class Benchmark {
     /** JVM start (outside: until HTTP answers; inside: Quarkus "started in") and idle RSS after 5 s. */
     private Map<String, Double> startup(AppJvm api) {
         Map<String, Double> startup = new LinkedHashMap<>();
-        try (AppJvm worker = settings.startApp("idle-worker", DedupqCell.workerProps(8, "bench-idle"))) {
+        try (AppJvm worker = settings.startApp("idle-worker", DedupqCell.workerProps(8, "bench-idle", false))) {
             AppJvm.sleep(5000);
             startup.put("worker_ready_ms", (double) worker.readyMillis());
             startup.put("worker_quarkus_started_ms", (double) worker.quarkusStartedMillis());

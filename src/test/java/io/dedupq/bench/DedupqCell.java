@@ -32,16 +32,37 @@ public final class DedupqCell {
     private final BenchRedis redis;
     private final int stagingApiPort;
     private final int directApiPort;
+    /** The no-op handler runs on the queue's handler threads (as a blocking handler), not on the event loop. */
+    private final boolean handlerThreads;
 
     /**
      * The API pods for HTTP mode (0 when only LPUSH is measured): {@code stagingApiPort} routes
      * {@code noop} tasks to the staging queue, {@code directApiPort} to the measured one.
      */
     public DedupqCell(BenchSettings settings, BenchRedis redis, int stagingApiPort, int directApiPort) {
+        this(settings, redis, stagingApiPort, directApiPort, false);
+    }
+
+    private DedupqCell(BenchSettings settings, BenchRedis redis, int stagingApiPort, int directApiPort,
+            boolean handlerThreads) {
         this.settings = settings;
         this.redis = redis;
         this.stagingApiPort = stagingApiPort;
         this.directApiPort = directApiPort;
+        this.handlerThreads = handlerThreads;
+    }
+
+    /** The cell's name in the report: {@code http}, {@code lpush}, or those with {@code -threads}. */
+    public String variant(Producer.Mode mode) {
+        return mode.name().toLowerCase() + (handlerThreads ? "-threads" : "");
+    }
+
+    /**
+     * The same cells with the no-op handler on the queue's handler threads, the way a handler
+     * that blocks (a payment's database call) runs; variants {@code http-threads}, {@code lpush-threads}.
+     */
+    public DedupqCell onHandlerThreads() {
+        return new DedupqCell(settings, redis, stagingApiPort, directApiPort, true);
     }
 
     /**
@@ -101,7 +122,7 @@ public final class DedupqCell {
                     ? commandStats.get("evalsha")[0] / (double) work.unique() : -1);
             extra.put("worker_ready_ms", workers.stream().mapToDouble(AppJvm::readyMillis).average().orElse(-1));
             extra.put("host_busy_pct", usage.hostBusyPct());
-            return new CellResult("dedupq", mode.name().toLowerCase(), concurrency, workerCount, overlap, work.jobs(),
+            return new CellResult("dedupq", variant(mode), concurrency, workerCount, overlap, work.jobs(),
                     work.unique(), enqueueRate, evidence.processingRate, evidence.waitP50, evidence.waitP99, pickup[0],
                     pickup[1], refused, dropped, evidence.executions + lateRuns, evidence.idsRunTwice + lateRuns,
                     evidence.idsMissing,
@@ -138,7 +159,7 @@ public final class DedupqCell {
         for (int k = 0; k < count; k++) {
             int n = k;
             Thread t = new Thread(() -> started[n] = settings.startApp(tag + "-worker" + (n + 1),
-                    workerProps(concurrency, "bench-w" + (n + 1))));
+                    workerProps(concurrency, "bench-w" + (n + 1), handlerThreads)));
             t.start();
             starting.add(t);
         }
@@ -167,8 +188,9 @@ public final class DedupqCell {
     }
 
     /** A worker-only pod with the no-op handler on. */
-    static Map<String, String> workerProps(int concurrency, String id) {
+    static Map<String, String> workerProps(int concurrency, String id, boolean handlerThreads) {
         return Map.of("dedupq.api.enabled", "false", "dedupq.bench.noop-handler", "true",
+                "dedupq.bench.noop-blocking", Boolean.toString(handlerThreads),
                 "dedupq.queues.noop.concurrency", Integer.toString(concurrency), "dedupq.worker.id", id);
     }
 

@@ -154,6 +154,8 @@ public final class Report {
         return switch (r.variant()) {
             case "http" -> "POST /api/tasks/batch";
             case "lpush" -> "LPUSH envelopes";
+            case "http-threads" -> "POST /api/tasks/batch, handler threads";
+            case "lpush-threads" -> "LPUSH envelopes, handler threads";
             default -> r.variant();
         };
     }

@@ -23,6 +23,7 @@ public class FlakyHandler implements TaskHandler<FlakyHandler.Payload> {
     }
 
     private final Map<String, List<ExecutionContext>> executions = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> threads = new ConcurrentHashMap<>();
 
     @Override
     public String type() {
@@ -38,6 +39,7 @@ public class FlakyHandler implements TaskHandler<FlakyHandler.Payload> {
     public Object handle(Payload payload, ExecutionContext ctx) throws Exception {
         List<ExecutionContext> runs = executions.computeIfAbsent(ctx.taskId(), id -> new CopyOnWriteArrayList<>());
         runs.add(ctx);
+        threads.computeIfAbsent(ctx.taskId(), id -> new CopyOnWriteArrayList<>()).add(Thread.currentThread().getName());
         if (payload.sleepMillis() != null) {
             Thread.sleep(payload.sleepMillis());
         }
@@ -52,5 +54,10 @@ public class FlakyHandler implements TaskHandler<FlakyHandler.Payload> {
 
     public List<ExecutionContext> executions(String id) {
         return executions.getOrDefault(id, List.of());
+    }
+
+    /** The names of the threads the executions of {@code id} ran on, in order. */
+    public List<String> threads(String id) {
+        return threads.getOrDefault(id, List.of());
     }
 }

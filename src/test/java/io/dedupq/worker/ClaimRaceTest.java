@@ -103,7 +103,7 @@ class ClaimRaceTest {
             if (reply.size() == 3 && reply.get(1).size() == 0 && reply.get(2).toLong() == 0) {
                 return new Haul(worker, fenceById, duplicates, dead);
             }
-            for (int i = 3; i + 3 < reply.size(); i += 4) {
+            for (int i = 3; i + 4 < reply.size(); i += 5) {
                 Long previous = fenceById.put(reply.get(i).toString(), reply.get(i + 3).toLong());
                 assertEquals(null, previous, worker + " claimed " + reply.get(i) + " twice");
             }

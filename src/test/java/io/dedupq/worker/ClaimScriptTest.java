@@ -53,7 +53,7 @@ class ClaimScriptTest {
 
     private static List<String> claimedIds(Response reply) {
         List<String> ids = new ArrayList<>();
-        for (int i = 3; i + 3 < reply.size(); i += 4) {
+        for (int i = 3; i + 4 < reply.size(); i += 5) {
             ids.add(reply.get(i).toString());
         }
         return ids;
@@ -78,8 +78,10 @@ class ClaimScriptTest {
         assertEquals(4, reply.get(1).size(), "two (type, reason) pairs: both done copies dropped");
         assertEquals(1, redis.llen(keys.pending(queue)), "the third task waits for the next call");
         assertEquals(2, redis.llen(keys.processing(queue, "w1")));
+        // (id, envelope, token, fence, type) per claimed task
+        assertEquals("flaky", reply.get(7).toString(), "the type comes with each claim");
         long first = reply.get(6).toLong();
-        long second = reply.get(10).toLong();
+        long second = reply.get(11).toLong();
         assertEquals(first + 1, second, "one fence per lock taken");
         assertTrue(Long.parseLong(redis.get(keys.fence(queue))) >= second, "the counter is at or past the last fence");
         String d = uniqueId("d");

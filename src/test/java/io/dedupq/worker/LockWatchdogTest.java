@@ -141,7 +141,7 @@ class LockWatchdogTest {
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch watching = new CountDownLatch(1);
         Thread handler = new Thread(() -> {
-            try (Watchdog.Watch w = watchdog.watch(queue, LockLossProbe.TYPE, new Claim(id, "{}", token, 1))) {
+            try (Watchdog.Watch w = watchdog.watch(queue, LockLossProbe.TYPE, new Claim(id, LockLossProbe.TYPE, "{}", token, 1))) {
                 watch.set(w);
                 watching.countDown();
                 Thread.sleep(60_000);

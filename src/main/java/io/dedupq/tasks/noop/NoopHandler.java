@@ -1,5 +1,6 @@
 package io.dedupq.tasks.noop;
 
+import io.dedupq.config.DedupqConfig;
 import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.TaskHandler;
 import io.dedupq.queue.EventLoopRedis;
@@ -31,11 +32,19 @@ public class NoopHandler implements TaskHandler<NoopPayload> {
 
     private final EventLoopRedis redis;
     private final RedisKeys keys;
+    private final boolean blocking;
     private final Map<String, LoopLane<String>> runs = new ConcurrentHashMap<>();
 
-    public NoopHandler(EventLoopRedis redis, RedisKeys keys) {
+    public NoopHandler(EventLoopRedis redis, RedisKeys keys, DedupqConfig config) {
         this.redis = redis;
         this.keys = keys;
+        this.blocking = config.bench().noopBlocking();
+    }
+
+    /** It never blocks: it runs on the event loop unless dedupq.bench.noop-blocking asks for handler threads. */
+    @Override
+    public boolean blocking() {
+        return blocking;
     }
 
     @Override
