@@ -10,7 +10,7 @@
 #   SECTIONS="matrix" CONCURRENCIES="16" JOBS=5000 bench/run.sh   # a quick look
 #
 # Knobs (environment): JOBS=50000 DUP_RATIO=0.2 SEED=42 WARMUP=200000 LAT_PROBES=200 REPEATS=1
-# CONCURRENCIES="1 16 64" SECTIONS="matrix overlap scaling wrk startup ceiling"
+# CONCURRENCIES="1 16 64" SECTIONS="matrix overlap dedupoff scaling wrk startup ceiling"
 # BULLMQ_VARIANTS="dedup-option dedup-jobid" (add "plain" for BullMQ without dedup)
 # HANDLERS="loop threads" (the no-op handler on the event loop and/or on handler threads)
 # WAIT_IDLE_PCT=0 WAIT_IDLE_MAX_S=60 (before each cell wait until the host is that idle)

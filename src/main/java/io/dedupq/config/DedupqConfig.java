@@ -52,6 +52,13 @@ public interface DedupqConfig {
          */
         @WithDefault("false")
         boolean noopBlocking();
+
+        /**
+         * Claim without deduplication (no done-marker check, no lock): duplicates run. Only for
+         * measuring what deduplication costs; never in production.
+         */
+        @WithDefault("false")
+        boolean dedupOff();
     }
 
     interface Api {

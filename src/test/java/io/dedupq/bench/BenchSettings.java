@@ -48,6 +48,12 @@ public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio
                 .log(out.resolve("logs").resolve(name + ".log")).start().awaitHttp(Duration.ofSeconds(120), false);
     }
 
+    /** The same run with a workload of another duplicate ratio (0: every id once). */
+    public BenchSettings withDupRatio(double newDupRatio) {
+        return new BenchSettings(jar, redisUrl, jobs, newDupRatio, seed, chunk, probes, warmup, timeoutSeconds, appProps,
+                jvmOptions, out);
+    }
+
     public BenchSettings withJobs(int newJobs, int newProbes, int newWarmup) {
         return new BenchSettings(jar, redisUrl, newJobs, dupRatio, seed, chunk, newProbes, newWarmup, timeoutSeconds,
                 appProps, jvmOptions, out);

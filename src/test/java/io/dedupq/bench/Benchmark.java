@@ -60,7 +60,7 @@ public final class Benchmark {
     }
 
     private void runAll(RedisProcess redisProcess) throws IOException {
-        List<String> sections = List.of(env.getOrDefault("SECTIONS", "matrix overlap scaling wrk startup ceiling")
+        List<String> sections = List.of(env.getOrDefault("SECTIONS", "matrix overlap dedupoff scaling wrk startup ceiling")
                 .trim().split("\\s+"));
         int repeats = Integer.parseInt(env.getOrDefault("REPEATS", "1"));
         int[] concurrencies = Arrays.stream(env.getOrDefault("CONCURRENCIES", "1 16 64").trim().split("\\s+"))
@@ -123,10 +123,16 @@ public final class Benchmark {
                         }
                     }
                 }
+                if (sections.contains("dedupoff")) {
+                    for (DedupqCell cells : dedupq.withAndWithoutDedup()) {
+                        cell("dedupoff", rep, idlePct, idleMax, () -> List.of(marked(cells.run(Producer.Mode.LPUSH, 16, 1,
+                                false, tag(cells.variant(Producer.Mode.LPUSH), 16, 1, false)), "dedupoff")));
+                    }
+                }
                 if (sections.contains("scaling")) {
                     for (int workers : new int[] {1, 2, 4}) {
-                        cell("scaling", rep, idlePct, idleMax, () -> List.of(scaling(dedupq.run(Producer.Mode.LPUSH, 16,
-                                workers, false, tag("scaling", 16, workers, false)))));
+                        cell("scaling", rep, idlePct, idleMax, () -> List.of(marked(dedupq.run(Producer.Mode.LPUSH, 16,
+                                workers, false, tag("scaling", 16, workers, false)), "scaling")));
                     }
                 }
             }
@@ -148,7 +154,7 @@ public final class Benchmark {
                 splice(Path.of(env.get("DOC")), report);
                 log("updated " + env.get("DOC"));
             }
-            long violations = results.stream().filter(r -> r.impl().equals("dedupq"))
+            long violations = results.stream().filter(r -> r.impl().equals("dedupq") && !DedupqCell.dedupOff(r))
                     .mapToLong(r -> r.idsRunTwice() + r.idsMissing()).sum();
             if (violations > 0) {
                 log("DEDUPQ VIOLATION: " + violations + " ids ran twice or never (see report)");
@@ -177,9 +183,10 @@ public final class Benchmark {
         }
     }
 
-    private static CellResult scaling(CellResult r) {
+    /** The result marked as one of {@code section}'s, so that it is reported there and not in the matrix. */
+    private static CellResult marked(CellResult r, String section) {
         Map<String, Double> extra = new LinkedHashMap<>(r.extra());
-        extra.put("scaling", 1.0);
+        extra.put(section, 1.0);
         return new CellResult(r.impl(), r.variant(), r.concurrency(), r.workers(), r.overlap(), r.jobs(), r.unique(),
                 r.enqueueRate(), r.processingRate(), r.waitP50(), r.waitP99(), r.idlePickupP50(), r.idlePickupP99(),
                 r.refusedAtEnqueue(), r.droppedByWorker(), r.executions(), r.idsRunTwice(), r.idsMissing(),
@@ -209,7 +216,7 @@ public final class Benchmark {
     /** JVM start (outside: until HTTP answers; inside: Quarkus "started in") and idle RSS after 5 s. */
     private Map<String, Double> startup(AppJvm api) {
         Map<String, Double> startup = new LinkedHashMap<>();
-        try (AppJvm worker = settings.startApp("idle-worker", DedupqCell.workerProps(8, "bench-idle", false))) {
+        try (AppJvm worker = settings.startApp("idle-worker", DedupqCell.workerProps(8, "bench-idle", Map.of()))) {
             AppJvm.sleep(5000);
             startup.put("worker_ready_ms", (double) worker.readyMillis());
             startup.put("worker_quarkus_started_ms", (double) worker.quarkusStartedMillis());

@@ -25,6 +25,6 @@ public record CellResult(String impl, String variant, int concurrency, int worke
     /** The cell's place in the tables: everything but the measured numbers. */
     public String key() {
         return impl + "|" + variant + "|" + concurrency + "|" + workers + "|" + overlap
-                + (extra.containsKey("scaling") ? "|scaling" : "");
+                + (extra.containsKey("scaling") ? "|scaling" : "") + (extra.containsKey("dedupoff") ? "|dedupoff" : "");
     }
 }

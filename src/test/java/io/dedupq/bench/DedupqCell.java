@@ -32,29 +32,32 @@ public final class DedupqCell {
     private final BenchRedis redis;
     private final int stagingApiPort;
     private final int directApiPort;
-    /** The no-op handler runs on the queue's handler threads (as a blocking handler), not on the event loop. */
-    private final boolean handlerThreads;
+    /** Appended to the variant name of this cell's results ({@code -threads}, {@code -dedup-off}). */
+    private final String suffix;
+    /** Worker settings that make this cell what its suffix says. */
+    private final Map<String, String> workerSettings;
 
     /**
      * The API pods for HTTP mode (0 when only LPUSH is measured): {@code stagingApiPort} routes
      * {@code noop} tasks to the staging queue, {@code directApiPort} to the measured one.
      */
     public DedupqCell(BenchSettings settings, BenchRedis redis, int stagingApiPort, int directApiPort) {
-        this(settings, redis, stagingApiPort, directApiPort, false);
+        this(settings, redis, stagingApiPort, directApiPort, "", Map.of());
     }
 
-    private DedupqCell(BenchSettings settings, BenchRedis redis, int stagingApiPort, int directApiPort,
-            boolean handlerThreads) {
+    private DedupqCell(BenchSettings settings, BenchRedis redis, int stagingApiPort, int directApiPort, String suffix,
+            Map<String, String> workerSettings) {
         this.settings = settings;
         this.redis = redis;
         this.stagingApiPort = stagingApiPort;
         this.directApiPort = directApiPort;
-        this.handlerThreads = handlerThreads;
+        this.suffix = suffix;
+        this.workerSettings = workerSettings;
     }
 
-    /** The cell's name in the report: {@code http}, {@code lpush}, or those with {@code -threads}. */
+    /** The cell's name in the report: {@code http}, {@code lpush}, with this cell's suffix. */
     public String variant(Producer.Mode mode) {
-        return mode.name().toLowerCase() + (handlerThreads ? "-threads" : "");
+        return mode.name().toLowerCase() + suffix;
     }
 
     /**
@@ -62,7 +65,25 @@ public final class DedupqCell {
      * that blocks (a payment's database call) runs; variants {@code http-threads}, {@code lpush-threads}.
      */
     public DedupqCell onHandlerThreads() {
-        return new DedupqCell(settings, redis, stagingApiPort, directApiPort, true);
+        return new DedupqCell(settings, redis, stagingApiPort, directApiPort, "-threads",
+                Map.of("dedupq.bench.noop-blocking", "true"));
+    }
+
+    /**
+     * The pair that measures what deduplication costs, on a workload without duplicates (so both
+     * run every task once and differ only in the dedup work): this cell as it is, and the same with
+     * deduplication switched off in claim.lua (no done-marker check, no lock).
+     */
+    public List<DedupqCell> withAndWithoutDedup() {
+        BenchSettings unique = settings.withDupRatio(0);
+        return List.of(new DedupqCell(unique, redis, stagingApiPort, directApiPort, suffix, workerSettings),
+                new DedupqCell(unique, redis, stagingApiPort, directApiPort, suffix + "-dedup-off",
+                        Map.of("dedupq.bench.dedup-off", "true")));
+    }
+
+    /** True for cells whose duplicate executions are expected ({@link #withoutDedup}). */
+    static boolean dedupOff(CellResult r) {
+        return r.variant().endsWith("-dedup-off");
     }
 
     /**
@@ -159,7 +180,7 @@ public final class DedupqCell {
         for (int k = 0; k < count; k++) {
             int n = k;
             Thread t = new Thread(() -> started[n] = settings.startApp(tag + "-worker" + (n + 1),
-                    workerProps(concurrency, "bench-w" + (n + 1), handlerThreads)));
+                    workerProps(concurrency, "bench-w" + (n + 1), workerSettings)));
             t.start();
             starting.add(t);
         }
@@ -188,19 +209,23 @@ public final class DedupqCell {
     }
 
     /** A worker-only pod with the no-op handler on. */
-    static Map<String, String> workerProps(int concurrency, String id, boolean handlerThreads) {
-        return Map.of("dedupq.api.enabled", "false", "dedupq.bench.noop-handler", "true",
-                "dedupq.bench.noop-blocking", Boolean.toString(handlerThreads),
-                "dedupq.queues.noop.concurrency", Integer.toString(concurrency), "dedupq.worker.id", id);
+    static Map<String, String> workerProps(int concurrency, String id, Map<String, String> more) {
+        Map<String, String> props = new HashMap<>(Map.of("dedupq.api.enabled", "false", "dedupq.bench.noop-handler",
+                "true", "dedupq.queues.noop.concurrency", Integer.toString(concurrency), "dedupq.worker.id", id));
+        props.putAll(more);
+        return props;
     }
 
-    /** Until every copy is accounted for: run to success or dropped as a duplicate, nothing pending. */
+    /**
+     * Until every copy is accounted for: run to success, dropped as a duplicate, or (with
+     * deduplication off) run and refused because a copy of the same id ran meanwhile; nothing pending.
+     */
     private boolean awaitDrained(Map<String, Long> before, long copies) {
         long deadline = System.nanoTime() + Duration.ofSeconds(settings.timeoutSeconds()).toNanos();
-        long done = before.get("succeeded") + before.get("skipped") + copies;
+        long done = accounted(before) + copies;
         while (System.nanoTime() < deadline) {
             Map<String, Long> stats = stats();
-            if (stats.get("succeeded") + stats.get("skipped") >= done && stats.get("pending") == 0) {
+            if (accounted(stats) >= done && stats.get("pending") == 0) {
                 return true;
             }
             AppJvm.sleep(20);
@@ -208,15 +233,20 @@ public final class DedupqCell {
         return false;
     }
 
+    private static long accounted(Map<String, Long> stats) {
+        return stats.get("succeeded") + stats.get("skipped") + stats.get("refused");
+    }
+
     private Map<String, Long> stats() {
         List<Response> replies = redis.pipeline(List.of(
                 BenchRedis.request(Command.HMGET, BASE + "stats", "succeeded", "skipped_done", "skipped_locked",
-                        "skipped_stale"),
+                        "skipped_stale", "lost_locks"),
                 BenchRedis.request(Command.LLEN, BASE + "pending")));
         Response counts = replies.get(0);
         Map<String, Long> stats = new HashMap<>();
         stats.put("succeeded", num(counts.get(0)));
         stats.put("skipped", num(counts.get(1)) + num(counts.get(2)) + num(counts.get(3)));
+        stats.put("refused", num(counts.get(4)));
         stats.put("pending", replies.get(1).toLong());
         return stats;
     }

@@ -100,6 +100,31 @@ public final class Report {
         return this;
     }
 
+    /** The same LPUSH cell, on a workload without duplicates, with deduplication on and off in claim.lua. */
+    public Report dedupOff() {
+        line("| claim.lua | conc | n | processing tasks/s | executions | ids run >1× | Redis µs per task, all commands "
+                + "| EVALSHA calls per task | app CPU % | redis CPU % | foreign CPU % |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        List<List<CellResult>> pair = cells.values().stream().filter(g -> g.get(0).extra().containsKey("dedupoff"))
+                .sorted((a, b) -> Boolean.compare(DedupqCell.dedupOff(a.get(0)), DedupqCell.dedupOff(b.get(0)))).toList();
+        for (List<CellResult> g : pair) {
+            CellResult r = g.get(0);
+            line("| " + (DedupqCell.dedupOff(r) ? "dedup off (no done check, no lock)" : "dedup on") + " | "
+                    + r.concurrency() + " | " + g.size() + " | " + cell(g, CellResult::processingRate) + " | "
+                    + sum(g, CellResult::executions) + " | " + sum(g, CellResult::idsRunTwice) + " | "
+                    + cell(g, CellResult::redisUsecPerTask) + " | "
+                    + cell(g, x -> x.extra().getOrDefault("evalsha_per_task", Double.NaN)) + " | "
+                    + cell(g, CellResult::appCpuPct) + " | " + cell(g, CellResult::redisCpuPct) + " | "
+                    + cell(g, CellResult::foreignCpuPct) + " |");
+        }
+        if (pair.size() == 2) {
+            line("");
+            line("dedup on ÷ dedup off, processing rate (median): " + ratio(pair.get(0), pair.get(1),
+                    CellResult::processingRate));
+        }
+        return this;
+    }
+
     /** Redis time per task in the commands that exist only for deduplication (from INFO commandstats). */
     public Report dedupOverhead() {
         line("| variant | conc | n | EVALSHA calls per task | Redis µs per task, all commands | µs in dedup-only "
@@ -141,7 +166,7 @@ public final class Report {
 
     private List<List<CellResult>> sorted(boolean overlap, int workers) {
         return cells.values().stream().filter(g -> g.get(0).overlap() == overlap && g.get(0).workers() == workers
-                && !g.get(0).extra().containsKey("scaling"))
+                && !g.get(0).extra().containsKey("scaling") && !g.get(0).extra().containsKey("dedupoff"))
                 .sorted((a, b) -> {
                     CellResult x = a.get(0);
                     CellResult y = b.get(0);

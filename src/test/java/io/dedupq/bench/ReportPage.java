@@ -55,6 +55,14 @@ public final class ReportPage {
             r.matrix(true).line("");
             r.ratios(true).line("");
         }
+        if (sections.contains("dedupoff")) {
+            r.line("### Deduplication on and off (LPUSH, no duplicates in the workload, concurrency 16, the no-op "
+                    + "handler on the event loop)\n");
+            r.line("The same " + settings.jobs() + " unique tasks both ways, so both run every task once. Off, claim.lua "
+                    + "neither checks the done marker nor takes the lock (a mode for this measurement only; duplicates "
+                    + "would run).\n");
+            r.dedupOff().line("");
+        }
         if (sections.contains("scaling")) {
             r.line("### Worker processes on one Redis (LPUSH workload, concurrency 16 each)\n");
             r.scaling().line("");
