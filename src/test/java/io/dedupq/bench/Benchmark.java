@@ -213,7 +213,10 @@ public final class Benchmark {
         redis.send(Command.FLUSHALL);
     }
 
-    /** JVM start (outside: until HTTP answers; inside: Quarkus "started in") and idle RSS after 5 s. */
+    /**
+     * JVM start (outside: until HTTP answers; inside: Quarkus "started in"); RSS of an idle worker
+     * after 5 s, and of the API pod idle after its warm-up.
+     */
     private Map<String, Double> startup(AppJvm api) {
         Map<String, Double> startup = new LinkedHashMap<>();
         try (AppJvm worker = settings.startApp("idle-worker", DedupqCell.workerProps(8, "bench-idle", Map.of()))) {

@@ -78,7 +78,8 @@ public final class ReportPage {
             r.line("| worker (idle 5 s, API off) | " + Report.fmt(startup.get("worker_ready_ms")) + " | "
                     + Report.fmt(startup.get("worker_quarkus_started_ms")) + " | "
                     + Report.fmt(startup.get("worker_idle_rss_mib")) + " |");
-            r.line("| API (worker off), idle | " + Report.fmt(startup.get("api_ready_ms")) + " | "
+            r.line("| API (worker off), idle after its warm-up (WARMUP tasks over HTTP) | "
+                    + Report.fmt(startup.get("api_ready_ms")) + " | "
                     + Report.fmt(startup.get("api_quarkus_started_ms")) + " | " + Report.fmt(startup.get("api_rss_mib"))
                     + " |\n");
         }
