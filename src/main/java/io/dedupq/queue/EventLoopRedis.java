@@ -47,15 +47,6 @@ public class EventLoopRedis {
         loop.runOnContext(v -> client = Redis.createClient(vertx, options));
     }
 
-    /** Runs {@code task} on the loop: at once when called there, else queued behind what is waiting. */
-    public void execute(Runnable task) {
-        if (Vertx.currentContext() == loop) {
-            task.run();
-        } else {
-            loop.runOnContext(v -> task.run());
-        }
-    }
-
     /** Queues {@code task} on the loop, behind what is waiting, even when called there. */
     public void schedule(Runnable task) {
         loop.runOnContext(v -> task.run());
@@ -75,7 +66,7 @@ public class EventLoopRedis {
 
     /** Runs {@code then} on the loop after {@code millis}. */
     public void later(long millis, Runnable then) {
-        execute(() -> vertx.setTimer(millis, id -> then.run()));
+        schedule(() -> vertx.setTimer(millis, id -> then.run()));
     }
 
     @PreDestroy

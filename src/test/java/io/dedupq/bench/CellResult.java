@@ -1,5 +1,6 @@
 package io.dedupq.bench;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,9 +23,17 @@ public record CellResult(String impl, String variant, int concurrency, int worke
         long idsMissing, long dupsAfterDone, double dedupRedisUsecPerTask, double redisUsecPerTask, double appCpuPct,
         double redisCpuPct, double foreignCpuPct, Map<String, Double> extra, boolean timedOut) {
 
+    /** Sections whose cells are marked in {@link #extra} and reported in their own tables, not the matrix's. */
+    static final List<String> OWN_TABLE_SECTIONS = List.of("scaling", "dedupoff");
+
+    /** The section of its own this cell was marked for ("scaling", "dedupoff"), or "" for the matrix and overlap. */
+    public String section() {
+        return OWN_TABLE_SECTIONS.stream().filter(extra::containsKey).findFirst().orElse("");
+    }
+
     /** The cell's place in the tables: everything but the measured numbers. */
     public String key() {
         return impl + "|" + variant + "|" + concurrency + "|" + workers + "|" + overlap
-                + (extra.containsKey("scaling") ? "|scaling" : "") + (extra.containsKey("dedupoff") ? "|dedupoff" : "");
+                + (section().isEmpty() ? "" : "|" + section());
     }
 }

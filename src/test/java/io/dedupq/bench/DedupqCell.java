@@ -65,8 +65,7 @@ public final class DedupqCell {
      * that blocks (a payment's database call) runs; variants {@code http-threads}, {@code lpush-threads}.
      */
     public DedupqCell onHandlerThreads() {
-        return new DedupqCell(settings, redis, stagingApiPort, directApiPort, "-threads",
-                Map.of("dedupq.bench.noop-blocking", "true"));
+        return with(settings, "-threads", Map.of("dedupq.bench.noop-blocking", "true"));
     }
 
     /**
@@ -76,12 +75,20 @@ public final class DedupqCell {
      */
     public List<DedupqCell> withAndWithoutDedup() {
         BenchSettings unique = settings.withDupRatio(0);
-        return List.of(new DedupqCell(unique, redis, stagingApiPort, directApiPort, suffix, workerSettings),
-                new DedupqCell(unique, redis, stagingApiPort, directApiPort, suffix + "-dedup-off",
-                        Map.of("dedupq.bench.dedup-off", "true")));
+        return List.of(with(unique, "", Map.of()), with(unique, "-dedup-off", Map.of("dedupq.bench.dedup-off", "true")));
     }
 
-    /** True for cells whose duplicate executions are expected ({@link #withoutDedup}). */
+    /**
+     * This cell on {@code runSettings}, its variant names extended by {@code more}, its workers
+     * given {@code moreSettings} on top of its own.
+     */
+    private DedupqCell with(BenchSettings runSettings, String more, Map<String, String> moreSettings) {
+        Map<String, String> merged = new HashMap<>(workerSettings);
+        merged.putAll(moreSettings);
+        return new DedupqCell(runSettings, redis, stagingApiPort, directApiPort, suffix + more, Map.copyOf(merged));
+    }
+
+    /** True for cells whose duplicate executions are expected ({@link #withAndWithoutDedup}). */
     static boolean dedupOff(CellResult r) {
         return r.variant().endsWith("-dedup-off");
     }

@@ -88,7 +88,7 @@ public final class Report {
         line("| worker processes | conc each | n | processing tasks/s | drain tasks/s | executions | ids run >1× "
                 + "| ids never run | dups dropped by workers | workers CPU % | redis CPU % | foreign CPU % |");
         line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        cells.values().stream().filter(g -> g.get(0).extra().containsKey("scaling"))
+        cells.values().stream().filter(g -> g.get(0).section().equals("scaling"))
                 .sorted((a, b) -> Integer.compare(a.get(0).workers(), b.get(0).workers())).forEach(g -> line(
                         "| " + g.get(0).workers() + " | " + g.get(0).concurrency() + " | " + g.size() + " | "
                                 + cell(g, CellResult::processingRate) + " | "
@@ -105,7 +105,7 @@ public final class Report {
         line("| claim.lua | conc | n | processing tasks/s | executions | ids run >1× | Redis µs per task, all commands "
                 + "| EVALSHA calls per task | app CPU % | redis CPU % | foreign CPU % |");
         line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        List<List<CellResult>> pair = cells.values().stream().filter(g -> g.get(0).extra().containsKey("dedupoff"))
+        List<List<CellResult>> pair = cells.values().stream().filter(g -> g.get(0).section().equals("dedupoff"))
                 .sorted((a, b) -> Boolean.compare(DedupqCell.dedupOff(a.get(0)), DedupqCell.dedupOff(b.get(0)))).toList();
         for (List<CellResult> g : pair) {
             CellResult r = g.get(0);
@@ -166,7 +166,7 @@ public final class Report {
 
     private List<List<CellResult>> sorted(boolean overlap, int workers) {
         return cells.values().stream().filter(g -> g.get(0).overlap() == overlap && g.get(0).workers() == workers
-                && !g.get(0).extra().containsKey("scaling") && !g.get(0).extra().containsKey("dedupoff"))
+                && g.get(0).section().isEmpty())
                 .sorted((a, b) -> {
                     CellResult x = a.get(0);
                     CellResult y = b.get(0);
