@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The dedupq benchmark, one command: builds the packaged jar, then runs io.dedupq.bench.Benchmark
-# (src/test/java/io/dedupq/bench), which starts a private redis-server (no persistence), dedupq
-# JVMs of the packaged jar, the BullMQ peer benchmark against the same Redis, wrk and
+# The dedupq benchmark, one command: builds the framework jar and the measured application
+# (bench/app, a consumer of the jar with a no-op handler, and its dedup-off build), then runs
+# io.dedupq.bench.Benchmark (src/test/java/io/dedupq/bench), which starts a private redis-server
+# (no persistence), JVMs of bench/app, the BullMQ peer benchmark against the same Redis, wrk and
 # redis-benchmark, and writes the report into docs/benchmarks.md (between its markers) and
 # target/bench/run-<time>/ (report.md, results.jsonl, logs/).
 #
@@ -26,9 +27,11 @@ command -v redis-benchmark >/dev/null || echo "redis-benchmark not found: no Red
 command -v wrk >/dev/null || echo "wrk not found: no HTTP numbers (apt-get install wrk)" >&2
 
 mkdir -p target/bench
-if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f target/quarkus-app/quarkus-run.jar ]; then
-  echo "building the packaged jar and the load generator ..." >&2
-  ./mvnw -B -q -DskipTests package
+APP=target/it/bench/app/target
+if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f $APP/quarkus-app/quarkus-run.jar ]; then
+  echo "building the framework jar, bench/app (as measured, and dedup-off) and the load generator ..." >&2
+  # the invoker builds bench/app against the jar just packaged (see pom.xml); no test runs
+  ./mvnw -B -q -DskipTests -DskipITs -Dinvoker.test=bench/app/pom.xml verify
 fi
 ./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt >/dev/null
 
@@ -50,11 +53,12 @@ fi
 # run from a snapshot, so that a build during the run cannot change what is measured
 SNAP=target/bench/snapshot-$$
 rm -rf target/bench/snapshot-*
-mkdir -p "$SNAP"
-cp -r target/quarkus-app "$SNAP/app"
+mkdir -p "$SNAP/app/dedup-off"
+cp -r $APP/quarkus-app "$SNAP/app/quarkus-app"
+cp -r $APP/dedup-off/quarkus-app "$SNAP/app/dedup-off/quarkus-app"
 cp -r target/classes "$SNAP/classes"
 cp -r target/test-classes "$SNAP/test-classes"
-export JAR=$SNAP/app/quarkus-run.jar
+export JAR=$SNAP/app/quarkus-app/quarkus-run.jar
 export DOC=${DOC:-docs/benchmarks.md}
 exec java -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
   -cp "$SNAP/test-classes:$SNAP/classes:$(cat target/bench/classpath.txt)" io.dedupq.bench.Benchmark

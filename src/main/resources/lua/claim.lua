@@ -21,8 +21,6 @@
   ARGV[6] queue name
   ARGV[7] an envelope already moved to processing by BLMOVE, or "" for none
   ARGV[8] heartbeat cutoff (ms): a worker whose heartbeat in KEYS[6] is older claims nothing
-  ARGV[9] "off" for the benchmark's measure of what deduplication costs: no done-marker check and
-          no lock, so duplicates run (dedupq.bench.dedup-off; never in production); else absent
 
   A worker claims only while its heartbeat is fresh, checked here atomically with the claim:
   the reaper can then never miss a copy that a worker took after it was presumed dead. Such a
@@ -34,7 +32,6 @@
   then (id, envelope, token, fence, type) for every claimed task.
 ]]
 local base, limit, ttl, worker, now, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
-local dedup = ARGV[9] ~= 'off'
 local beat = tonumber(redis.call('ZSCORE', KEYS[6], worker))
 if not beat or beat < tonumber(ARGV[8]) then
   if ARGV[7] ~= '' and redis.call('LREM', KEYS[2], 1, ARGV[7]) == 1 then
@@ -80,7 +77,7 @@ local function take(raw)
   local attempt = whole(env.attempt) or 0
   local taskKey = base .. 'task:' .. env.id
   local lockKey = base .. 'lock:' .. env.id
-  if dedup and redis.call('EXISTS', base .. 'done:' .. env.id) == 1 then
+  if redis.call('EXISTS', base .. 'done:' .. env.id) == 1 then
     redis.call('LREM', KEYS[2], 1, raw)
     dupDone = dupDone + 1
     dropped[#dropped + 1] = env.type
@@ -99,7 +96,7 @@ local function take(raw)
   local candidate = nextFence()
   -- '%d', not '%.0f' or Lua's own number-to-string: glibc's floating-point formatting costs several times more
   local token = worker .. ':' .. string.format('%d', candidate)
-  if dedup and not redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
+  if not redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
     redis.call('LREM', KEYS[2], 1, raw)
     dupLocked = dupLocked + 1
     dropped[#dropped + 1] = env.type

@@ -6,8 +6,8 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * A worker-only pod ({@code dedupq.api.enabled=false}) answers /api with 404 while its HTTP
- * port keeps serving probes.
+ * A worker-only pod ({@code dedupq.api.enabled=false}) answers dedupq's API paths with 404
+ * while its HTTP port keeps serving probes (and the application's own endpoints).
  */
 public class ApiSwitch {
 
@@ -19,7 +19,7 @@ public class ApiSwitch {
 
     @ServerRequestFilter(preMatching = true)
     public Response refuseWhenDisabled(ContainerRequestContext request) {
-        if (config.api().enabled() || !request.getUriInfo().getPath().startsWith("/api")) {
+        if (config.api().enabled() || !ApiPaths.api(request.getUriInfo().getPath())) {
             return null;
         }
         throw new ProblemException(Problem.of(404, "api-disabled", "Not Found",

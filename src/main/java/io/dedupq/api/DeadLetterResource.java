@@ -19,20 +19,29 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** A queue's dead letters: read them page by page, put one back on the queue, or discard it. */
 @RolesAllowed(Roles.OPERATOR)
-@Path("/api/queues/{queue}/dead")
+@Path(ApiPaths.QUEUES + "/{queue}/dead")
 @Tag(name = "dead letters", description = "Read, retry and discard dead letters (role operator)")
 @Produces(MediaType.APPLICATION_JSON)
 public class DeadLetterResource {
 
     private final DeadLetterStore store;
     private final HandlerRegistry registry;
+    private final ProblemResponses problems;
 
-    public DeadLetterResource(DeadLetterStore store, HandlerRegistry registry) {
+    public DeadLetterResource(DeadLetterStore store, HandlerRegistry registry, ProblemResponses problems) {
         this.store = store;
         this.registry = registry;
+        this.problems = problems;
+    }
+
+    /** Every error of this resource leaves as problem+json; see {@link ProblemResponses}. */
+    @ServerExceptionMapper
+    public Response problem(Throwable e) {
+        return problems.answer(e);
     }
 
     /** Newest first; {@code offset} counts from the newest record. */
@@ -40,8 +49,8 @@ public class DeadLetterResource {
     @Operation(summary = "A page of the queue's dead letters, newest first (?offset=0&limit=1..10000)")
     @APIResponse(responseCode = "200", description = "The page", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = DeadPage.class)))
-    @APIResponse(responseCode = "400", ref = "Invalid")
-    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
+    @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
     public DeadPage list(@PathParam("queue") String queue, @QueryParam("offset") String offset,
             @QueryParam("limit") String limit) {
         String known = queue(queue);
@@ -54,9 +63,9 @@ public class DeadLetterResource {
     @Operation(summary = "Queue a dead-lettered task again as a first attempt")
     @APIResponse(responseCode = "202", description = "Queued again", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = TaskResource.Accepted.class)))
-    @APIResponse(responseCode = "400", ref = "Invalid")
-    @APIResponse(responseCode = "404", ref = "NotFound")
-    @APIResponse(responseCode = "409", ref = "Conflict")
+    @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
+    @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocumentation.CONFLICT)
     public Response retry(@PathParam("queue") String queue, @PathParam("id") String id) {
         String known = queue(queue);
         DeadLetterStore.Result result = store.revive(known, Params.id(id));
@@ -75,8 +84,8 @@ public class DeadLetterResource {
     @Path("/{id}")
     @Operation(summary = "Discard a dead letter; the task stays terminal")
     @APIResponse(responseCode = "204", description = "Discarded")
-    @APIResponse(responseCode = "400", ref = "Invalid")
-    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
+    @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
     public Response discard(@PathParam("queue") String queue, @PathParam("id") String id) {
         String known = queue(queue);
         if (store.discard(known, Params.id(id)).outcome() != DeadLetterStore.Outcome.DONE) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqJson;
 import io.dedupq.handler.PayloadBinder;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -18,7 +19,7 @@ public class JsonBodies {
     private final ObjectMapper mapper;
     private final PayloadBinder binder;
 
-    public JsonBodies(ObjectMapper mapper, PayloadBinder binder) {
+    public JsonBodies(@DedupqJson ObjectMapper mapper, PayloadBinder binder) {
         this.mapper = mapper;
         this.binder = binder;
     }

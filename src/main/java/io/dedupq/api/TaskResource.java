@@ -25,10 +25,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** Enqueue tasks and read their status. */
 @RolesAllowed(Roles.PRODUCER)
-@Path("/api/tasks")
+@Path(ApiPaths.TASKS)
 @Tag(name = "tasks", description = "Enqueue tasks (role producer) and read their status")
 @Produces(MediaType.APPLICATION_JSON)
 public class TaskResource {
@@ -38,12 +39,18 @@ public class TaskResource {
 
     private final TaskQueue queue;
     private final TaskRequests requests;
-    private final TaskCanceller canceller;
+    private final ProblemResponses problems;
 
-    public TaskResource(TaskQueue queue, TaskRequests requests, TaskCanceller canceller) {
+    public TaskResource(TaskQueue queue, TaskRequests requests, ProblemResponses problems) {
         this.queue = queue;
         this.requests = requests;
-        this.canceller = canceller;
+        this.problems = problems;
+    }
+
+    /** Every error of this resource leaves as problem+json; see {@link ProblemResponses}. */
+    @ServerExceptionMapper
+    public Response problem(Throwable e) {
+        return problems.answer(e);
     }
 
     /** The answer to one submitted task; {@code duplicate} only when the id was already known. */
@@ -79,9 +86,9 @@ public class TaskResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = Accepted.class),
                     examples = @ExampleObject(name = "duplicate",
                             value = "{\"id\":\"pay-0001\",\"queue\":\"payment\",\"status\":\"succeeded\",\"duplicate\":true}")))
-    @APIResponse(responseCode = "400", ref = "Invalid")
-    @APIResponse(responseCode = "409", ref = "Conflict")
-    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
+    @APIResponse(responseCode = "409", ref = ApiDocumentation.CONFLICT)
+    @APIResponse(responseCode = "413", ref = ApiDocumentation.TOO_LARGE)
     public Response enqueue(byte[] body) {
         EnqueueResult result = queue.enqueue(requests.single(body));
         if (result.conflict()) {
@@ -103,8 +110,8 @@ public class TaskResource {
             examples = @ExampleObject(name = "two payments", value = "{\"tasks\":[" + PAYMENT + "," + PAYMENT + "]}")))
     @APIResponse(responseCode = "200", description = "One result per task: accepted (code 202), duplicate (200) or conflict (409)",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BatchResult.class)))
-    @APIResponse(responseCode = "400", ref = "Invalid")
-    @APIResponse(responseCode = "413", ref = "TooLarge")
+    @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
+    @APIResponse(responseCode = "413", ref = ApiDocumentation.TOO_LARGE)
     public BatchResult enqueueBatch(byte[] body) {
         List<BatchEntry> entries = queue.enqueueAll(requests.batch(body)).stream()
                 .map(r -> new BatchEntry(r.id(), r.queue(), r.status(), r.duplicate(), r.conflict(),
@@ -123,8 +130,8 @@ public class TaskResource {
             schema = @Schema(implementation = TaskView.class), examples = @ExampleObject(name = "succeeded", value = "{\"id\":"
                     + "\"pay-0001\",\"queue\":\"payment\",\"type\":\"payment\",\"status\":\"succeeded\",\"attempts\":1,"
                     + "\"enqueuedAt\":1732870000000,\"startedAt\":1732870000012,\"finishedAt\":1732870000020}")))
-    @APIResponse(responseCode = "400", ref = "Invalid")
-    @APIResponse(responseCode = "404", ref = "NotFound")
+    @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
+    @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
     public TaskView status(@PathParam("id") String id) {
         return queue.status(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
     }
@@ -136,11 +143,11 @@ public class TaskResource {
     @Operation(summary = "Cancel a queued or retrying task (role operator)")
     @APIResponse(responseCode = "200", description = "Cancelled", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = Accepted.class)))
-    @APIResponse(responseCode = "400", ref = "Invalid")
-    @APIResponse(responseCode = "404", ref = "NotFound")
-    @APIResponse(responseCode = "409", ref = "Conflict")
+    @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
+    @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
+    @APIResponse(responseCode = "409", ref = ApiDocumentation.CONFLICT)
     public Accepted cancel(@PathParam("id") String id) {
-        TaskCanceller.Cancelled result = canceller.cancel(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
+        TaskCanceller.Cancelled result = queue.cancel(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
         if (!result.cancelled()) {
             throw new ProblemException(Problem.of(409, "not-cancellable", "Task cannot be cancelled", "task " + id
                     + " is " + result.status() + "; only a queued or retrying task can be cancelled"));

@@ -7,6 +7,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -14,18 +15,27 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /** The worker processes and the age of their last heartbeat. */
 @RolesAllowed(Roles.OPERATOR)
-@Path("/api/workers")
+@Path(ApiPaths.WORKERS)
 @Tag(name = "queues")
 @Produces(MediaType.APPLICATION_JSON)
 public class WorkerResource {
 
     private final WorkerDirectory directory;
+    private final ProblemResponses problems;
 
-    public WorkerResource(WorkerDirectory directory) {
+    public WorkerResource(WorkerDirectory directory, ProblemResponses problems) {
         this.directory = directory;
+        this.problems = problems;
+    }
+
+    /** Every error of this resource leaves as problem+json; see {@link ProblemResponses}. */
+    @ServerExceptionMapper
+    public Response problem(Throwable e) {
+        return problems.answer(e);
     }
 
     @GET

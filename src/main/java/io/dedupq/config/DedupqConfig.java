@@ -35,30 +35,29 @@ public interface DedupqConfig {
 
     RedisGuardConfig redisGuard();
 
-    Bench bench();
+    Examples examples();
 
-    /** Aids for bench/run.sh; never needed in production. */
-    interface Bench {
-        /**
-         * Register the {@code noop} task type (queue {@code noop}): a handler that only records
-         * its execution in {@code {<prefix>:noop}:bench-runs}, so the benchmark can count runs.
-         */
-        @WithDefault("false")
-        boolean noopHandler();
+    Dashboard dashboard();
 
-        /**
-         * Run the {@code noop} handler on the queue's handler threads, as a handler that blocks
-         * runs, instead of on the worker's event loop (it never blocks); for comparing the two.
-         */
+    /**
+     * The service's example task types, payment and voucher: their handlers, their queues and
+     * their endpoints ({@code /api/accounts}, {@code /api/campaigns}). Read when the application
+     * is built (the beans exist or not), so set it in {@code application.properties}.
+     */
+    interface Examples {
+        /** Off in the framework jar; the dedupq service in this repository turns it on. */
         @WithDefault("false")
-        boolean noopBlocking();
+        boolean enabled();
+    }
 
-        /**
-         * Claim without deduplication (no done-marker check, no lock): duplicates run. Only for
-         * measuring what deduplication costs; never in production.
-         */
+    interface Dashboard {
+        /** Serve the dashboard under {@code /dashboard/}; its data calls use the /api endpoints (operator role). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Also redirect {@code /} to the dashboard: for an application whose root is dedupq's (the service). */
         @WithDefault("false")
-        boolean dedupOff();
+        boolean rootRedirect();
     }
 
     interface Api {
@@ -167,11 +166,12 @@ public interface DedupqConfig {
 
     interface Security {
         /**
-         * Require an API key (X-API-Key) on /api. On in prod; the dev and test profiles switch it
-         * off. On with no key configured, the application refuses to start.
+         * Require an API key (X-API-Key) on dedupq's own endpoints (the task API, queues, dead
+         * letters, workers; the dashboard's data). Unset: on in the prod profile, off in dev and
+         * test. On with no key configured, an API pod refuses to start. An application's own
+         * endpoints are never touched by it.
          */
-        @WithDefault("true")
-        boolean enabled();
+        Optional<Boolean> enabled();
 
         /** API keys by name (the name is the caller's principal). */
         Map<String, ApiKey> keys();

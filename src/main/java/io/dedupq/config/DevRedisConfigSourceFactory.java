@@ -10,10 +10,11 @@ import java.util.Map;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
- * In dev mode, REDIS_URL (when set) becomes quarkus.redis.hosts. With no Redis address at all it starts a private redis-server (data under
- * target/dev-redis) and points quarkus.redis.hosts at it, so `./mvnw quarkus:dev` works on a
- * fresh clone. Live reloads reuse the same server; it stops with the JVM. Only the dev profile
- * does this: production never starts Redis itself, tests start their own.
+ * In dev and test mode, REDIS_URL (when set) becomes quarkus.redis.hosts. With no Redis address
+ * at all it starts a private redis-server (data under target/dev-redis or target/test-redis/private)
+ * and points quarkus.redis.hosts at it, so `./mvnw quarkus:dev` works on a fresh clone and an
+ * application's {@code @QuarkusTest} needs no Redis of its own. Live reloads and test classes
+ * reuse the same server; it stops with the JVM. Production never starts Redis itself.
  */
 public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
 
@@ -22,17 +23,20 @@ public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
-        if (!context.getProfiles().contains("dev") || configured(context.getValue("quarkus.redis.hosts"))) {
+        List<String> profiles = context.getProfiles();
+        boolean dev = profiles.contains("dev");
+        if (!(dev || profiles.contains("test")) || configured(context.getValue("quarkus.redis.hosts"))) {
             return List.of();
         }
         ConfigValue given = context.getValue("REDIS_URL");
         String url = configured(given) ? given.getValue() : System.getProperty(STARTED);
         if (url == null) {
-            RedisProcess redis = RedisProcess.start(Path.of("target", "dev-redis"));
+            Path data = dev ? Path.of("target", "dev-redis") : Path.of("target", "test-redis", "private");
+            RedisProcess redis = RedisProcess.start(data);
             Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "dedupq-dev-redis-stop"));
             url = redis.url();
             System.setProperty(STARTED, url);
-            System.out.println("dedupq dev mode: started a private redis-server at " + url + " (data in target/dev-redis)");
+            System.out.println("dedupq: started a private redis-server at " + url + " (data in " + data + ")");
         }
         return List.of(new PropertiesConfigSource(Map.of("quarkus.redis.hosts", url), "dedupq-dev-redis", 275));
     }

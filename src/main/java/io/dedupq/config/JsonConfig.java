@@ -6,25 +6,36 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
-import io.quarkus.jackson.ObjectMapperCustomizer;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import com.fasterxml.jackson.module.paramnames.ParameterNamesModule;
+import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
 /**
  * Strict JSON for everything dedupq reads: unknown fields, scalar coercion ("12" for a string
  * field, 1 for a boolean) and trailing garbage are errors, and nesting is capped so a deeply
- * nested body is refused cheaply instead of exhausting the stack.
+ * nested body is refused cheaply instead of exhausting the stack. It is a mapper of dedupq's
+ * own ({@link DedupqJson}): the application's {@code ObjectMapper} is left as the application
+ * configured it, and the envelope on the Redis list keeps its documented form whatever that is.
  */
 @Singleton
-public class JsonConfig implements ObjectMapperCustomizer {
+public class JsonConfig {
 
     /** Deepest nesting accepted in any request or envelope. */
     public static final int MAX_NESTING = 32;
 
-    @Override
-    public void customize(ObjectMapper mapper) {
+    @Produces
+    @Singleton
+    @DedupqJson
+    ObjectMapper strict() {
+        ObjectMapper mapper = new ObjectMapper()
+                .registerModule(new Jdk8Module()).registerModule(new JavaTimeModule()).registerModule(new ParameterNamesModule());
+        mapper.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
         mapper.getFactory().setStreamReadConstraints(StreamReadConstraints.builder()
                 .maxNestingDepth(MAX_NESTING)
                 .maxNumberLength(64)
@@ -43,5 +54,6 @@ public class JsonConfig implements ObjectMapperCustomizer {
                 .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        return mapper;
     }
 }

@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import io.dedupq.config.DedupqJson;
 
 /**
  * Turns a JSON payload into a handler's payload record and validates it; the API does this
@@ -29,7 +30,7 @@ public class PayloadBinder {
     /** A reader per payload type: binding through the mapper resolves the type on every call. */
     private final Map<Class<?>, ObjectReader> readers = new ConcurrentHashMap<>();
 
-    public PayloadBinder(ObjectMapper mapper, Validator validator) {
+    public PayloadBinder(@DedupqJson ObjectMapper mapper, Validator validator) {
         this.mapper = mapper;
         this.validator = validator;
     }

@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.dedupq.config.DedupqJson;
 
 /**
  * Reads a queue's dead list and acts on one record of it: revive (revive.lua) or discard
@@ -38,7 +39,7 @@ public class DeadLetterStore {
     private final ObjectMapper mapper;
     private final Clock clock;
 
-    public DeadLetterStore(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, ObjectMapper mapper,
+    public DeadLetterStore(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, @DedupqJson ObjectMapper mapper,
             Clock clock) {
         this.redis = redis;
         this.keys = keys;

@@ -3,6 +3,7 @@ package io.dedupq.queue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqJson;
 import io.dedupq.handler.HandlerRegistry;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
@@ -38,7 +39,7 @@ public class QueueStore {
     private final Clock clock;
 
     public QueueStore(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, QueuePartitions partitions,
-            ObjectMapper mapper, Clock clock) {
+            @DedupqJson ObjectMapper mapper, Clock clock) {
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;

@@ -64,11 +64,6 @@ public class RedisKeys {
         return base(queue) + "workers";
     }
 
-    /** Benchmark aid: ids the no-op handler ran, one entry per execution (see tasks/noop). */
-    public String benchRuns(String queue) {
-        return base(queue) + "bench-runs";
-    }
-
     /** Every worker, scored by its last heartbeat (ms). */
     public String workers() {
         return prefix + ":workers";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.config.DedupqJson;
 import io.dedupq.lock.OncePerTick;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.scheduler.Scheduled;
@@ -39,7 +40,7 @@ public class StatsRollup {
     private final ObjectMapper mapper;
     private final DedupqConfig config;
 
-    public StatsRollup(QueueStore store, RedisCalls redis, RedisKeys keys, ObjectMapper mapper, DedupqConfig config) {
+    public StatsRollup(QueueStore store, RedisCalls redis, RedisKeys keys, @DedupqJson ObjectMapper mapper, DedupqConfig config) {
         this.store = store;
         this.redis = redis;
         this.keys = keys;

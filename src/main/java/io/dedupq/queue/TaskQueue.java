@@ -3,6 +3,7 @@ package io.dedupq.queue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqJson;
 import io.dedupq.handler.FieldError;
 import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.handler.PayloadBinder;
@@ -18,10 +19,17 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 
 /**
  * The producer side: validates tasks, routes them to their queue and enqueues each id once.
- * Inject it to enqueue in-process; the HTTP API uses it too.
+ * Inject it to enqueue in-process; the HTTP API uses it too, so both give the same answers.
+ *
+ * <p>Errors: {@link InvalidTaskException} (its {@code errors()} name each wrong field; nothing was
+ * enqueued) and {@link StoreUnavailableException} (Redis did not answer in time; a write may or
+ * may not have happened, so retry with the same id). Thrown from an application's own REST
+ * endpoint, both become problem+json answers (400 and 503).
  */
 @ApplicationScoped
 public class TaskQueue {
@@ -32,19 +40,30 @@ public class TaskQueue {
     private final QueueStore store;
     private final Clock clock;
     private final TaskMetrics metrics;
+    private final TaskCanceller canceller;
 
-    public TaskQueue(HandlerRegistry registry, PayloadBinder binder, ObjectMapper mapper, QueueStore store, Clock clock,
-            TaskMetrics metrics) {
+    public TaskQueue(HandlerRegistry registry, PayloadBinder binder, @DedupqJson ObjectMapper mapper, QueueStore store,
+            Clock clock, TaskMetrics metrics, TaskCanceller canceller) {
         this.registry = registry;
         this.binder = binder;
         this.mapper = mapper;
         this.store = store;
         this.clock = clock;
         this.metrics = metrics;
+        this.canceller = canceller;
     }
 
     /** A validated task, ready for enqueue.lua. */
     public record Prepared(String id, String type, String queue, String digest, String envelope) {
+    }
+
+    /**
+     * Enqueues a task of {@code type} whose payload is {@code payload} (the handler's payload
+     * record, or a JSON tree); {@code id} null means a random UUID.
+     */
+    public EnqueueResult enqueue(String id, String type, Object payload) {
+        JsonNode tree = payload instanceof JsonNode node ? node : mapper.valueToTree(payload);
+        return enqueue(new TaskSubmission(id, type, tree));
     }
 
     public EnqueueResult enqueue(TaskSubmission submission) {
@@ -65,7 +84,7 @@ public class TaskQueue {
         if (!errors.isEmpty()) {
             throw new InvalidTaskException(errors);
         }
-        List<EnqueueResult> results = store.enqueue(prepared);
+        List<EnqueueResult> results = guarded(() -> store.enqueue(prepared));
         for (int i = 0; i < results.size(); i++) {
             if (results.get(i).accepted()) {
                 metrics.enqueued(prepared.get(i).queue(), prepared.get(i).type());
@@ -74,12 +93,30 @@ public class TaskQueue {
         return results;
     }
 
+    /** The task's status, attempts and result; empty when no queue knows the id. */
     public Optional<TaskView> status(String id) {
-        return TaskIds.valid(id) ? store.find(id) : Optional.empty();
+        return TaskIds.valid(id) ? guarded(() -> store.find(id)) : Optional.empty();
+    }
+
+    /**
+     * Cancels a task that has not started yet; empty when no queue knows the id. A running or
+     * finished task is left as it is ({@code cancelled} false, {@code status} says why).
+     */
+    public Optional<TaskCanceller.Cancelled> cancel(String id) {
+        return TaskIds.valid(id) ? guarded(() -> canceller.cancel(id)) : Optional.empty();
     }
 
     public List<QueueStats> stats() {
-        return store.stats();
+        return guarded(store::stats);
+    }
+
+    /** The guard's own exceptions (a timeout, an open breaker) as what they mean to a caller: Redis unavailable. */
+    private static <T> T guarded(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (FaultToleranceException e) {
+            throw new StoreUnavailableException(e);
+        }
     }
 
     private void prepare(TaskSubmission task, String path, List<Prepared> out, List<FieldError> errors) {

@@ -1,6 +1,8 @@
 package io.dedupq.security;
 
+import io.dedupq.api.ApiPaths;
 import io.dedupq.config.DedupqConfig;
+import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.identity.IdentityProviderManager;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.AuthenticationRequest;
@@ -15,10 +17,13 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Set;
 
 /**
- * Reads the {@code X-API-Key} header. With {@code dedupq.security.enabled=false} every request
- * is an "anonymous" caller holding both roles, so the {@code @RolesAllowed} checks on the
- * resources stay in place and simply pass. A request without the header stays anonymous and
- * is refused by those checks (401); a wrong key fails authentication (401).
+ * Reads the {@code X-API-Key} header on dedupq's own paths ({@link ApiPaths#owns}) and nowhere
+ * else: on an application's own endpoints it authenticates nobody and sends no challenge, so
+ * the application's own security (or none) decides there. With security off every dedupq
+ * request is an "anonymous" caller holding both roles, so the {@code @RolesAllowed} checks on
+ * the resources stay in place and simply pass. A request without the header, or with a key
+ * that matches none, stays anonymous and is refused by those checks (401 problem+json, whether
+ * or not the application authenticates proactively).
  */
 @ApplicationScoped
 public class ApiKeyMechanism implements HttpAuthenticationMechanism {
@@ -31,11 +36,14 @@ public class ApiKeyMechanism implements HttpAuthenticationMechanism {
     private final boolean enabled;
 
     public ApiKeyMechanism(DedupqConfig config) {
-        this.enabled = config.security().enabled();
+        this.enabled = ApiKeys.enabled(config.security());
     }
 
     @Override
     public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identities) {
+        if (!ApiPaths.owns(context.normalizedPath())) {
+            return Uni.createFrom().nullItem();
+        }
         if (!enabled) {
             return Uni.createFrom().item(OPEN);
         }
@@ -43,11 +51,15 @@ public class ApiKeyMechanism implements HttpAuthenticationMechanism {
         if (key == null || key.isEmpty()) {
             return Uni.createFrom().nullItem();
         }
-        return identities.authenticate(new ApiKeyRequest(key));
+        return identities.authenticate(new ApiKeyRequest(key))
+                .onFailure(AuthenticationFailedException.class).recoverWithNull();
     }
 
     @Override
     public Uni<ChallengeData> getChallenge(RoutingContext context) {
+        if (!ApiPaths.owns(context.normalizedPath())) {
+            return Uni.createFrom().nullItem();
+        }
         return Uni.createFrom().item(new ChallengeData(401, "WWW-Authenticate", "ApiKey header=\"" + HEADER + "\""));
     }
 

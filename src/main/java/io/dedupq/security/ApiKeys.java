@@ -1,6 +1,7 @@
 package io.dedupq.security;
 
 import io.dedupq.config.DedupqConfig;
+import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -62,14 +63,15 @@ public class ApiKeys {
      * set, so the application does not come up half secured.
      */
     public static void validate(DedupqConfig.Security security) {
-        if (!security.enabled()) {
+        if (!enabled(security)) {
             return;
         }
         if (security.keys().isEmpty()) {
             throw new IllegalStateException("dedupq.security.enabled is true but no API key is configured. Set "
                     + "dedupq.security.keys.<name>.secret and dedupq.security.keys.<name>.roles (producer, operator), "
                     + "e.g. DEDUPQ_SECURITY_KEYS_ORDERS_SECRET and DEDUPQ_SECURITY_KEYS_ORDERS_ROLES=producer, or "
-                    + "switch authentication off explicitly with DEDUPQ_SECURITY_ENABLED=false");
+                    + "switch authentication off explicitly with DEDUPQ_SECURITY_ENABLED=false (an application that "
+                    + "enqueues only in-process can turn the HTTP API off instead: DEDUPQ_API_ENABLED=false)");
         }
         for (Map.Entry<String, DedupqConfig.Security.ApiKey> key : security.keys().entrySet()) {
             String name = "dedupq.security.keys." + key.getKey();
@@ -83,6 +85,11 @@ public class ApiKeys {
                 }
             }
         }
+    }
+
+    /** {@code dedupq.security.enabled}, or when it is not set: on in the prod profile, off in dev and test. */
+    public static boolean enabled(DedupqConfig.Security security) {
+        return security.enabled().orElse(LaunchMode.current() == LaunchMode.NORMAL);
     }
 
     /** The caller whose secret equals {@code presented}, compared in constant time. */

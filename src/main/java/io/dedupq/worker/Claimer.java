@@ -60,12 +60,9 @@ public class Claimer {
     public ScriptCall call(String queue, int max, String moved) {
         Duration ttl = partitions.settings(queue).lockTtl();
         long now = clock.millis();
-        List<String> args = new ArrayList<>(List.of(keys.base(queue), Integer.toString(max),
+        List<String> args = List.of(keys.base(queue), Integer.toString(max),
                 Long.toString(ttl.toMillis()), worker.id(), Long.toString(now), QueuePartitions.queueOf(queue),
-                moved == null ? "" : moved, Long.toString(now - config.worker().heartbeatExpiry().toMillis() / 2)));
-        if (config.bench().dedupOff()) {
-            args.add("off");
-        }
+                moved == null ? "" : moved, Long.toString(now - config.worker().heartbeatExpiry().toMillis() / 2));
         return new ScriptCall(LuaScript.CLAIM,
                 List.of(keys.pending(queue), keys.processing(queue, worker.id()), keys.fence(queue), keys.stats(queue),
                         keys.dead(queue), keys.workers(queue)), args);

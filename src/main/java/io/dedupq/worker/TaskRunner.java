@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.config.DedupqJson;
 import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.handler.PayloadBinder;
@@ -42,7 +43,7 @@ public class TaskRunner {
     private final TaskMetrics metrics;
 
     public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Finisher finisher, Watchdog watchdog,
-            ObjectMapper mapper, QueuePartitions partitions, Clock clock, TaskMetrics metrics) {
+            @DedupqJson ObjectMapper mapper, QueuePartitions partitions, Clock clock, TaskMetrics metrics) {
         this.registry = registry;
         this.binder = binder;
         this.finisher = finisher;

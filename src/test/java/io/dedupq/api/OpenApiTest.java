@@ -63,7 +63,7 @@ class OpenApiTest {
                 assertTrue(body.has("examples") || body.has("example"), endpoint + " has no request example");
             }
         }
-        assertEquals("X-API-Key", doc.path("components").path("securitySchemes").path("apiKey").path("name").asText());
+        assertEquals("X-API-Key", doc.path("components").path("securitySchemes").path(ApiDocumentation.API_KEY).path("name").asText());
         JsonNode queueStats = doc.path("components").path("schemas").path("QueueStats").path("properties");
         for (String total : List.of("duplicatesSkipped", "lostLocks", "cancelled", "revived", "discarded")) {
             assertTrue(queueStats.has(total), "GET /api/queues documents " + total);

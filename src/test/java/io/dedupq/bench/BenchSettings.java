@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * Knobs of one benchmark run (environment variables of bench/run.sh, README lists them).
  *
- * @param jar       the packaged app, target/quarkus-app/quarkus-run.jar
+ * @param jar       the measured application, bench/app packaged: {@link #BENCH_APP} (its dedup-off build
+ *                  lies next to it, {@link #dedupOffJar})
  * @param redisUrl  the private redis-server every part of the run uses
  * @param appProps  extra system properties for every dedupq JVM (e.g. dedupq.security.enabled=false)
  * @param jvmOptions options of every dedupq JVM: by default those of docker/Dockerfile.jvm that
@@ -19,6 +20,9 @@ import java.util.Map;
  */
 public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio, int seed, int chunk, int probes,
         int warmup, int timeoutSeconds, Map<String, String> appProps, List<String> jvmOptions, Path out) {
+
+    /** bench/app as the main build's invoker packages it. */
+    public static final Path BENCH_APP = Path.of("target", "it", "bench", "app", "target", "quarkus-app", "quarkus-run.jar");
 
     /** The image's collector (docker/Dockerfile.jvm): ParallelGC used less worker CPU per task than G1. */
     public static final String DEFAULT_JVM_OPTIONS = "-XX:+UseParallelGC";
@@ -46,6 +50,18 @@ public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio
         return AppJvm.of(jar).name(name).jvmOptions(jvmOptions.toArray(String[]::new)).redis(redisUrl).properties(props)
                 .properties(appProps)
                 .log(out.resolve("logs").resolve(name + ".log")).start().awaitHttp(Duration.ofSeconds(120), false);
+    }
+
+    /** bench/app built with -Pdedup-off (claim.lua without the done check and the lock): {@code <target>/dedup-off/quarkus-app}. */
+    public Path dedupOffJar() {
+        Path target = jar.toAbsolutePath().getParent().getParent();
+        return target.resolve("dedup-off").resolve("quarkus-app").resolve("quarkus-run.jar");
+    }
+
+    /** The same run on another build of the application. */
+    public BenchSettings withJar(Path newJar) {
+        return new BenchSettings(newJar, redisUrl, jobs, dupRatio, seed, chunk, probes, warmup, timeoutSeconds, appProps,
+                jvmOptions, out);
     }
 
     /** The same run with a workload of another duplicate ratio (0: every id once). */

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A small run of the benchmark's dedupq side (bench/run.sh runs the full one): the packaged jar
- * as separate worker and API JVMs against a private Redis, tiny workloads with 20 % duplicate
+ * A small run of the benchmark's dedupq side (bench/run.sh runs the full one): the measured
+ * application (bench/app, a consumer of the framework jar) as separate worker and API JVMs against a private Redis, tiny workloads with 20 % duplicate
  * ids, executions counted from the no-op handler's own records. Every id runs exactly once,
  * with two workers sharing a backlog, with the no-op handler on handler threads instead of the
  * event loop, and with duplicates arriving while (and after) their first copy runs.
@@ -33,10 +33,10 @@ class BenchSmokeIT {
     @BeforeAll
     static void start() {
         redis = RedisProcess.start(OUT.resolve("redis"), "--appendonly", "no");
-        BenchSettings settings = new BenchSettings(Path.of("target", "quarkus-app", "quarkus-run.jar"), redis.url(), JOBS,
+        BenchSettings settings = new BenchSettings(BenchSettings.BENCH_APP, redis.url(), JOBS,
                 0.2, 42, 100, 5, 100, 120, Map.of(), List.of(BenchSettings.DEFAULT_JVM_OPTIONS), OUT);
         client = new BenchRedis(redis.url());
-        api = settings.startApp("api", Map.of("dedupq.worker.enabled", "false", "dedupq.bench.noop-handler", "true"));
+        api = settings.startApp("api", Map.of("dedupq.worker.enabled", "false"));
         cell = new DedupqCell(settings, client, 0, api.port());
     }
 

@@ -41,7 +41,7 @@ public final class Benchmark {
         Path out = Path.of(env.getOrDefault("OUT_DIR", "target/bench/run-" + Instant.now().toString()
                 .replaceAll("[-:]", "").replaceAll("\\..*", "") + "Z"));
         Files.createDirectories(out);
-        BenchSettings base = new BenchSettings(Path.of(env.getOrDefault("JAR", "target/quarkus-app/quarkus-run.jar")),
+        BenchSettings base = new BenchSettings(env.containsKey("JAR") ? Path.of(env.get("JAR")) : BenchSettings.BENCH_APP,
                 null, Integer.parseInt(env.getOrDefault("JOBS", "50000")),
                 Double.parseDouble(env.getOrDefault("DUP_RATIO", "0.2")), Integer.parseInt(env.getOrDefault("SEED", "42")),
                 1000, Integer.parseInt(env.getOrDefault("LAT_PROBES", "200")),
@@ -196,8 +196,7 @@ public final class Benchmark {
 
     /** An API-only pod that knows the noop type and routes it to {@code queue}. */
     private AppJvm startApi(String queue, String name) {
-        return settings.startApp(name, Map.of("dedupq.worker.enabled", "false", "dedupq.bench.noop-handler", "true",
-                "dedupq.routes.noop", queue));
+        return settings.startApp(name, Map.of("dedupq.worker.enabled", "false", "dedupq.routes.noop", queue));
     }
 
     /** JIT warm-up of an API pod (BullMQ's warm-up pass also warms its enqueue path): WARMUP tasks. */

@@ -65,17 +65,17 @@ public final class DedupqCell {
      * that blocks (a payment's database call) runs; variants {@code http-threads}, {@code lpush-threads}.
      */
     public DedupqCell onHandlerThreads() {
-        return with(settings, "-threads", Map.of("dedupq.bench.noop-blocking", "true"));
+        return with(settings, "-threads", Map.of("bench.noop-blocking", "true"));
     }
 
     /**
      * The pair that measures what deduplication costs, on a workload without duplicates (so both
-     * run every task once and differ only in the dedup work): this cell as it is, and the same with
-     * deduplication switched off in claim.lua (no done-marker check, no lock).
+     * run every task once and differ only in the dedup work): this cell as it is, and the same on
+     * the application's dedup-off build, whose claim.lua has no done-marker check and no lock.
      */
     public List<DedupqCell> withAndWithoutDedup() {
         BenchSettings unique = settings.withDupRatio(0);
-        return List.of(with(unique, "", Map.of()), with(unique, "-dedup-off", Map.of("dedupq.bench.dedup-off", "true")));
+        return List.of(with(unique, "", Map.of()), with(unique.withJar(unique.dedupOffJar()), "-dedup-off", Map.of()));
     }
 
     /**
@@ -215,10 +215,10 @@ public final class DedupqCell {
         }
     }
 
-    /** A worker-only pod with the no-op handler on. */
+    /** A worker-only pod. */
     static Map<String, String> workerProps(int concurrency, String id, Map<String, String> more) {
-        Map<String, String> props = new HashMap<>(Map.of("dedupq.api.enabled", "false", "dedupq.bench.noop-handler",
-                "true", "dedupq.queues.noop.concurrency", Integer.toString(concurrency), "dedupq.worker.id", id));
+        Map<String, String> props = new HashMap<>(Map.of("dedupq.api.enabled", "false",
+                "dedupq.queues.noop.concurrency", Integer.toString(concurrency), "dedupq.worker.id", id));
         props.putAll(more);
         return props;
     }

@@ -4,6 +4,8 @@ import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.PermanentFailure;
 import io.dedupq.handler.StaleExecution;
 import io.dedupq.handler.TaskHandler;
+import io.dedupq.tasks.Examples;
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 
@@ -12,6 +14,7 @@ import java.util.Map;
  * task and a write carrying an older fencing token, so even an execution that lost its lock
  * (paused past the TTL) cannot charge twice.
  */
+@IfBuildProperty(name = Examples.ENABLED, stringValue = "true")
 @ApplicationScoped
 public class PaymentHandler implements TaskHandler<PaymentPayload> {
 

@@ -3,11 +3,14 @@ package io.dedupq.tasks.voucher;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqJson;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisGuard;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.tasks.Examples;
 import io.dedupq.tasks.MoneyAmount;
+import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
@@ -21,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 
 /** Voucher campaigns: stock, and every code handed out with the task that issued it (issue.lua). */
+@IfBuildProperty(name = Examples.ENABLED, stringValue = "true")
 @ApplicationScoped
 public class Campaigns {
 
@@ -47,7 +51,7 @@ public class Campaigns {
     private final ObjectMapper mapper;
     private final SecureRandom random = new SecureRandom();
 
-    public Campaigns(RedisCalls redis, RedisKeys keys, ObjectMapper mapper) {
+    public Campaigns(RedisCalls redis, RedisKeys keys, @DedupqJson ObjectMapper mapper) {
         this.redis = redis;
         this.keys = keys;
         this.mapper = mapper;

@@ -4,10 +4,13 @@ import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.PermanentFailure;
 import io.dedupq.handler.StaleExecution;
 import io.dedupq.handler.TaskHandler;
+import io.dedupq.tasks.Examples;
+import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 
 /** Issues one voucher code per task id; the campaign refuses a second issue for the same task. */
+@IfBuildProperty(name = Examples.ENABLED, stringValue = "true")
 @ApplicationScoped
 public class VoucherHandler implements TaskHandler<VoucherPayload> {
 

@@ -1,4 +1,4 @@
-package io.dedupq.tasks.noop;
+package io.dedupq.bench.app;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.validation.constraints.NotNull;

@@ -1,0 +1,92 @@
+package io.dedupq.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.config.DedupqJson;
+import io.dedupq.queue.InvalidTaskException;
+import io.dedupq.queue.StoreUnavailableException;
+import io.dedupq.security.ApiKeyMechanism;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+import org.jboss.logging.Logger;
+
+/**
+ * Turns whatever ended a request to one of dedupq's endpoints into its application/problem+json
+ * answer, with no stack trace in it. Each dedupq resource hands its exceptions here from a
+ * mapper of its own, so that an application's own endpoints keep their own error answers.
+ */
+@ApplicationScoped
+public class ProblemResponses {
+
+    private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
+
+    private final ObjectMapper mapper;
+    private final DedupqConfig config;
+
+    public ProblemResponses(@DedupqJson ObjectMapper mapper, DedupqConfig config) {
+        this.mapper = mapper;
+        this.config = config;
+    }
+
+    public Response answer(Throwable e) {
+        if (e instanceof ProblemException problem) {
+            return respond(problem.problem());
+        }
+        if (e instanceof InvalidTaskException invalid) {
+            return respond(Problem.invalid(invalid.errors()));
+        }
+        if (e instanceof StoreUnavailableException || e instanceof FaultToleranceException) {
+            return unavailable(e);
+        }
+        if (e instanceof UnauthorizedException || e instanceof AuthenticationFailedException) {
+            return Response.fromResponse(respond(Problem.of(401, "unauthenticated", "Unauthorized",
+                    "send a valid API key in the " + ApiKeyMechanism.HEADER + " header")))
+                    .header("WWW-Authenticate", "ApiKey header=\"" + ApiKeyMechanism.HEADER + "\"").build();
+        }
+        if (e instanceof ForbiddenException) {
+            return respond(Problem.of(403, "forbidden", "Forbidden", "this API key does not have the role this endpoint needs"));
+        }
+        if (e instanceof WebApplicationException http) {
+            return routing(http);
+        }
+        LOG.error("unexpected error while handling a request", e);
+        return respond(Problem.of(500, "internal", "Internal error", "the request failed; nothing is known to be written"));
+    }
+
+    /** A request that matched no method (unknown path, method or media type), as a problem. */
+    public Response routing(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        String title = e.getResponse().getStatusInfo().getReasonPhrase();
+        return respond(Problem.of(status, title.toLowerCase().replace(' ', '-'), title, e.getMessage()));
+    }
+
+    /**
+     * Redis down, paused or refused by the circuit breaker: the client should come back later.
+     * After a timeout the request may already sit in Redis's socket and run when Redis wakes up,
+     * so the answer must not promise that nothing was written: a retry with the same task id is
+     * the safe way, and answers 200 duplicate if the first one got through.
+     */
+    private Response unavailable(Throwable e) {
+        LOG.warnf("answering 503: %s", e.getMessage());
+        return Response.fromResponse(respond(Problem.of(503, "store-unavailable", "Service unavailable",
+                "the task store (Redis) did not answer; a write may or may not have taken effect. Retry later "
+                        + "with the same task id: a task that did get through then answers 200 as a duplicate")))
+                .header("Retry-After", config.api().retryAfterSeconds()).build();
+    }
+
+    private Response respond(Problem problem) {
+        String body;
+        try {
+            body = mapper.writeValueAsString(problem);
+        } catch (JsonProcessingException e) {
+            body = "{\"title\":\"" + problem.status() + "\",\"status\":" + problem.status() + "}";
+        }
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(body).build();
+    }
+}
