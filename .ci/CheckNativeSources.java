@@ -10,6 +10,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
@@ -60,10 +61,15 @@ public class CheckNativeSources {
 
     /** Every file under src/main/resources/lua and META-INF/resources is packed and included. */
     private int resources(ZipFile jar) throws IOException {
+        // Quarkus's own (the dashboard's static files) and the framework jar's (its Lua scripts,
+        // META-INF/native-image/io.dedupq/dedupq/): native-image reads every one on the class path
         List<Pattern> includes = new ArrayList<>();
-        Matcher m = RESOURCE_PATTERN.matcher(entry(jar, "META-INF/native-image/resource-config.json"));
-        while (m.find()) {
-            includes.add(Pattern.compile(m.group(1).replace("\\\\", "\\")));
+        for (String config : jar.stream().map(ZipEntry::getName)
+                .filter(n -> n.startsWith("META-INF/native-image/") && n.endsWith("/resource-config.json")).toList()) {
+            Matcher m = RESOURCE_PATTERN.matcher(entry(jar, config));
+            while (m.find()) {
+                includes.add(Pattern.compile(m.group(1).replace("\\\\", "\\")));
+            }
         }
         Path root = Path.of("src", "main", "resources");
         Set<String> needed = new TreeSet<>();

@@ -24,9 +24,10 @@ public class DashboardRoutes {
                     .handler(context -> context.response().setStatusCode(404).end());
             return;
         }
-        router.get(ApiPaths.DASHBOARD).handler(DashboardRoutes::toPage);
+        // regex routes: a plain route "/dashboard" would also match "/dashboard/", the page itself
+        router.getWithRegex(ApiPaths.DASHBOARD + "$").handler(DashboardRoutes::toPage);
         if (config.dashboard().rootRedirect()) {
-            router.get("/").handler(DashboardRoutes::toPage);
+            router.getWithRegex("/$").handler(DashboardRoutes::toPage);
         }
     }
 

@@ -37,6 +37,19 @@ public interface DedupqConfig {
 
     Examples examples();
 
+    DevRedis devRedis();
+
+    /** The private redis-server of dev and test mode ({@link DevRedisConfigSourceFactory}). */
+    interface DevRedis {
+        /**
+         * In dev and test, start a private redis-server when no Redis address is configured
+         * (quarkus.redis.hosts or REDIS_URL). Off for test suites that bring their own Redis, or
+         * an application that prefers Quarkus's Dev Services for Redis.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     Dashboard dashboard();
 
     /**

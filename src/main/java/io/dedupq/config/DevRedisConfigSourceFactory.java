@@ -25,7 +25,8 @@ public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
         List<String> profiles = context.getProfiles();
         boolean dev = profiles.contains("dev");
-        if (!(dev || profiles.contains("test")) || configured(context.getValue("quarkus.redis.hosts"))) {
+        if (!(dev || profiles.contains("test")) || configured(context.getValue("quarkus.redis.hosts"))
+                || "false".equals(valueOf(context.getValue("dedupq.dev-redis.enabled")))) {
             return List.of();
         }
         ConfigValue given = context.getValue("REDIS_URL");
@@ -42,6 +43,10 @@ public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
     }
 
     private static boolean configured(ConfigValue value) {
-        return value != null && value.getValue() != null && !value.getValue().isBlank();
+        return valueOf(value) != null && !value.getValue().isBlank();
+    }
+
+    private static String valueOf(ConfigValue value) {
+        return value == null ? null : value.getValue();
     }
 }

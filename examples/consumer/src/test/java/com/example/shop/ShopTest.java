@@ -3,6 +3,7 @@ package com.example.shop;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
 import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -90,6 +91,14 @@ class ShopTest {
         given().contentType(ContentType.JSON).body(Map.of("currency", "EUR", "balance", "10.00"))
                 .put("/api/accounts/acc-1").then().statusCode(404);
         given().redirects().follow(false).get("/").then().statusCode(404);
+    }
+
+    @Test
+    void aLockedJobAndAOncePerTickScheduleRun() {
+        given().post("/shop/maintenance/reindex").then().statusCode(200).body("ran", equalTo(true));
+        // a cron of every second in the test profile: it has run within a few seconds
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get("/shop/maintenance/digests")
+                .then().statusCode(200).body("runs", greaterThan(0)));
     }
 
     @Test
