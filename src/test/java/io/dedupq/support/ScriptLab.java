@@ -1,11 +1,8 @@
 package io.dedupq.support;
 
-import io.dedupq.config.DedupqConfig;
 import io.dedupq.config.RedisProcess;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
-import io.quarkus.runtime.configuration.DurationConverter;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
@@ -44,9 +41,7 @@ public final class ScriptLab {
         connection = Redis.createClient(Vertx.vertx(), new RedisOptions().setConnectionString(server.url())
                         .setPreferredProtocolVersion(ProtocolVersion.RESP2))
                 .connect().await().atMost(REPLY_TIMEOUT);
-        // the mapping with its defaults only, as the app would read it with no settings; durations as Quarkus reads them
-        keys = new RedisKeys(new SmallRyeConfigBuilder().withMapping(DedupqConfig.class)
-                .withConverter(Duration.class, 100, new DurationConverter()).build().getConfigMapping(DedupqConfig.class));
+        keys = new RedisKeys(Configs.dedupq(Map.of()));
         // the JVM's end closes the connection; the server is ours to stop, by its pid
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "script-lab-stop"));
     }

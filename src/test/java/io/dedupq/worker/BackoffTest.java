@@ -1,9 +1,12 @@
 package io.dedupq.worker;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.LongSummaryStatistics;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +44,13 @@ class BackoffTest {
                 "jitter: delays must cover 800-1600 ms, so retries of many tasks do not arrive together; saw "
                         + d.getMin() + "-" + d.getMax());
         assertTrue(distinct > 400, "jitter: " + SAMPLES + " delays took only " + distinct + " distinct values");
+    }
+
+    @Test
+    void everyWholeMillisecondFromHalfToTheFullDelayOccurs() {
+        Backoff tiny = new Backoff(Duration.ofMillis(4), Duration.ofSeconds(1));
+        assertEquals(Set.of(2L, 3L, 4L), LongStream.range(0, SAMPLES).map(i -> tiny.delay(0).toMillis()).boxed()
+                .collect(Collectors.toSet()), "jitter: 50-100 % of 4 ms, both ends included");
     }
 
     @Test
