@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.RedisTestResource;
-import io.dedupq.support.StubbornHandler;
+import io.dedupq.support.BlockingHandler;
 import io.dedupq.support.TestRedis;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.test.common.WithTestResource;
@@ -28,11 +28,11 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.jboss.logmanager.ExtLogRecord;
+import org.jboss.logmanager.formatters.PatternFormatter;
 import org.junit.jupiter.api.Test;
 
 /**
- * Graceful shutdown with a handler that outlives the shutdown grace (1 s here): the worker
+ * Graceful shutdown with a handler that outlives the shutdown grace (1 s here: a blocking handler that ignores interrupts): the worker
  * stops within the grace, puts the unfinished copy back on pending with its lock and its
  * running status cleared, and logs how many copies it put back. The test runs the worker's own
  * shutdown observer, the code Quarkus runs on SIGTERM (FaultSuiteIT sends the real SIGTERM to
@@ -45,6 +45,8 @@ import org.junit.jupiter.api.Test;
 class GracefulShutdownTest {
 
     private static final Duration GRACE = Duration.ofSeconds(1);
+    /** The message with its parameters filled in, as the console shows it. */
+    private static final PatternFormatter MESSAGE = new PatternFormatter("%s");
     private static final Pattern STOPPED = Pattern.compile("stopped; (\\d+) unfinished copies back on pending");
 
     public static class ShortGrace implements QuarkusTestProfile {
@@ -61,7 +63,7 @@ class GracefulShutdownTest {
     WorkerIdentity worker;
 
     @Inject
-    StubbornHandler handler;
+    BlockingHandler handler;
 
     @Inject
     TestRedis redis;
@@ -71,13 +73,13 @@ class GracefulShutdownTest {
 
     @Test
     void aCopyWhoseHandlerOutlivesTheGraceIsBackOnPendingAndCounted() {
-        String queue = StubbornHandler.TYPE;
+        String queue = BlockingHandler.TYPE;
         String id = uniqueId("stuck");
         List<String> lines = new CopyOnWriteArrayList<>();
         Handler capture = new Handler() {
             @Override
             public void publish(LogRecord record) {
-                lines.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
+                lines.add(MESSAGE.format(record));
             }
 
             @Override
@@ -91,8 +93,8 @@ class GracefulShutdownTest {
         Logger log = Logger.getLogger(WorkerPool.class.getName());
         log.addHandler(capture);
         try {
-            submit(task(id, queue, Map.of())).then().statusCode(202);
-            await().alias("the stubborn handler started").atMost(Duration.ofSeconds(10)).until(() -> handler.running(id));
+            submit(task(id, queue, Map.of("ignoreInterrupts", true))).then().statusCode(202);
+            await().alias("the handler started").atMost(Duration.ofSeconds(10)).until(() -> handler.running(id));
 
             long started = System.nanoTime();
             pool.onStop(new ShutdownEvent());
