@@ -33,6 +33,11 @@ public class JsonConfig {
     @Singleton
     @DedupqJson
     ObjectMapper strict() {
+        return newStrictMapper();
+    }
+
+    /** A new mapper with dedupq's settings; the application uses the {@link DedupqJson} bean, tests build their own. */
+    public static ObjectMapper newStrictMapper() {
         ObjectMapper mapper = new ObjectMapper()
                 .registerModule(new Jdk8Module()).registerModule(new JavaTimeModule()).registerModule(new ParameterNamesModule());
         mapper.disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);

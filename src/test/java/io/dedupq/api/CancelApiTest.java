@@ -13,10 +13,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.BlockingHandler;
 import io.dedupq.support.DoomedHandler;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
-import io.dedupq.support.LongRunningHandler;
 import io.dedupq.support.RedisTestResource;
 import io.dedupq.support.SlowRetryHandler;
 import io.dedupq.support.TestRedis;
@@ -39,6 +39,9 @@ class CancelApiTest {
 
     @Inject
     FlakyHandler handler;
+
+    @Inject
+    BlockingHandler blocking;
 
     @Inject
     TestRedis redis;
@@ -102,16 +105,21 @@ class CancelApiTest {
 
     @Test
     void runningTaskIsAConflictAndFinishesAsUsual() {
-        String queue = LongRunningHandler.TYPE;
+        String queue = BlockingHandler.TYPE;
         String id = uniqueId("running");
-        submit(task(id, queue, Map.of("failures", 0, "sleepMillis", 1500))).then().statusCode(202);
-        await().atMost(Duration.ofSeconds(10)).until(() -> handler.executions(id).size() == 1);
-        long cancelledBefore = stat(queue, "cancelled");
+        // held until released: however slow the requests below, the task is still running
+        submit(task(id, queue, Map.of())).then().statusCode(202);
+        try {
+            await().alias("the handler started").atMost(Duration.ofSeconds(10)).until(() -> blocking.running(id));
+            long cancelledBefore = stat(queue, "cancelled");
 
-        refused(cancel(id), 409);
+            refused(cancel(id), 409);
 
-        assertEquals(cancelledBefore, stat(queue, "cancelled"));
-        assertEquals("running", status(id));
+            assertEquals(cancelledBefore, stat(queue, "cancelled"));
+            assertEquals("running", status(id));
+        } finally {
+            blocking.release(id);
+        }
         awaitStatus(id, "succeeded");
     }
 

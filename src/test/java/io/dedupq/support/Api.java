@@ -2,6 +2,7 @@ package io.dedupq.support;
 
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -102,8 +103,8 @@ public final class Api {
 
     /** Waits until the task reaches {@code status} and returns its JSON. */
     public static JsonPath awaitStatus(String id, String status) {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(
-                () -> status.equals(given().get("/api/tasks/" + id).jsonPath().getString("status")));
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> assertEquals(
+                status, given().get("/api/tasks/" + id).jsonPath().getString("status"), "status of task " + id));
         return given().get("/api/tasks/" + id).jsonPath();
     }
 

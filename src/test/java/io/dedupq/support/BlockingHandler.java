@@ -12,13 +12,15 @@ import java.util.concurrent.TimeUnit;
 /**
  * A test-only task type ("blocking", queue "blocking", one slot in the test profile) whose
  * handler does not return until the test releases its task id, so the queue's dispatcher really
- * stops coming round. It gives up after a minute so that a failed test never hangs the suite.
+ * stops coming round. With {@code ignoreInterrupts} it does not answer an interrupt either, like
+ * a call stuck on a socket without a timeout, and outlives any shutdown grace. It gives up after
+ * a minute so that a failed test never hangs the suite.
  */
 @ApplicationScoped
 public class BlockingHandler implements TaskHandler<BlockingHandler.Payload> {
 
-    /** Nothing: the task id is what the test releases. */
-    public record Payload() {
+    /** The task id is what the test releases. */
+    public record Payload(Boolean ignoreInterrupts) {
     }
 
     public static final String TYPE = "blocking";
@@ -40,10 +42,33 @@ public class BlockingHandler implements TaskHandler<BlockingHandler.Payload> {
     public Object handle(Payload payload, ExecutionContext ctx) throws InterruptedException {
         running.add(ctx.taskId());
         try {
-            gate(ctx.taskId()).await(1, TimeUnit.MINUTES);
+            awaitRelease(ctx.taskId(), Boolean.TRUE.equals(payload.ignoreInterrupts()));
             return null;
         } finally {
             running.remove(ctx.taskId());
+        }
+    }
+
+    /** Until released or a minute is over; an ignored interrupt is set again on the thread at the end. */
+    private void awaitRelease(String id, boolean ignoreInterrupts) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    gate(id).await(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    return;
+                } catch (InterruptedException e) {
+                    if (!ignoreInterrupts) {
+                        throw e;
+                    }
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

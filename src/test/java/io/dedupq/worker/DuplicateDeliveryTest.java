@@ -12,15 +12,21 @@ import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.Skips;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Copies of one task that reach workers more than once run once; the rest are counted as skipped. */
+/**
+ * Copies of one task that reach workers more than once run once; the rest are dropped and
+ * counted by their reason: done (the task finished: its done marker), locked (it runs right
+ * now: its lock) or stale (an earlier attempt than the task's: RetryAndFailureTest).
+ */
 @QuarkusTest
 @WithTestResource(RedisTestResource.class)
 class DuplicateDeliveryTest {
@@ -39,7 +45,7 @@ class DuplicateDeliveryTest {
     @Test
     void sameEnvelopePushedFiveTimesRunsOnceAndCountsFourDuplicates() {
         String id = uniqueId("five");
-        long skippedBefore = stat(QUEUE, "duplicatesSkipped");
+        Skips before = Skips.of(QUEUE);
         Request push = Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE));
         for (int i = 0; i < 5; i++) {
             push.arg(Envelopes.flaky(id, 0));
@@ -47,9 +53,41 @@ class DuplicateDeliveryTest {
         redis.send(push);
 
         awaitStatus(id, "succeeded");
-        await().atMost(Duration.ofSeconds(10)).until(() -> stat(QUEUE, "duplicatesSkipped") - skippedBefore == 4);
-        assertEquals(1, handler.executions(id).size());
+        // copies claimed while the first runs are dropped as locked, those claimed after it finished as done
+        before.awaitDoneOrLocked(4);
+        assertEquals(1, handler.executions(id).size(), "the task ran once");
         assertEquals(0, redis.send(Request.cmd(Command.LLEN).arg(keys.pending(QUEUE))).toLong());
+    }
+
+    @Test
+    void aDuplicateArrivingAfterTheTaskSucceededIsDroppedAsDone() {
+        String id = uniqueId("after");
+        redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE)).arg(Envelopes.flaky(id, 0)));
+        awaitStatus(id, "succeeded");
+        assertEquals("succeeded", text(Request.cmd(Command.GET).arg(keys.done(QUEUE, id))),
+                "a task that succeeded leaves its done marker, which makes every later copy drop as done");
+        Skips before = Skips.of(QUEUE);
+
+        redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE)).arg(Envelopes.flaky(id, 0)));
+
+        before.awaitDropped(1, 0, 0);
+        assertEquals(1, handler.executions(id).size(), "a duplicate arriving after completion never runs");
+        assertEquals(0, redis.send(Request.cmd(Command.LLEN).arg(keys.pending(QUEUE))).toLong());
+    }
+
+    @Test
+    void aDuplicateArrivingWhileTheTaskRunsIsDroppedAsLocked() {
+        String id = uniqueId("during");
+        redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE)).arg(Envelopes.flakySleeping(id, 1_500)));
+        await().alias("the first copy started").atMost(Duration.ofSeconds(10))
+                .until(() -> handler.executions(id).size() == 1);
+        Skips before = Skips.of(QUEUE);
+
+        redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE)).arg(Envelopes.flakySleeping(id, 1_500)));
+
+        before.awaitDropped(0, 1, 0);
+        awaitStatus(id, "succeeded");
+        assertEquals(1, handler.executions(id).size(), "a duplicate arriving while the task runs never runs");
     }
 
     @Test
@@ -70,6 +108,11 @@ class DuplicateDeliveryTest {
         assertEquals(1, handler.executions(id).size());
         assertTrue(redis.send(Request.cmd(Command.EXISTS).arg(keys.lock(QUEUE, id))).toLong() == 0,
                 "no lock is left behind");
+    }
+
+    private String text(Request request) {
+        Response reply = redis.send(request);
+        return reply == null ? null : reply.toString();
     }
 
     @Test

@@ -74,14 +74,16 @@ class LockWatchdogTest {
         String id = uniqueId("long");
         long lockedBefore = stat(queue, "skippedLocked");
         submit(task(id, queue, Map.of("failures", 0, "sleepMillis", 3 * LOCK_TTL.toMillis()))).then().statusCode(202);
-        await().atMost(Duration.ofSeconds(10)).until(() -> flaky.executions(id).size() == 1);
+        await().alias("the long handler started").atMost(Duration.ofSeconds(10))
+                .until(() -> flaky.executions(id).size() == 1);
         String token = redis.hget(keys.task(queue, id), "token");
 
         Thread.sleep(2 * LOCK_TTL.toMillis());
         assertEquals(token, redis.get(keys.lock(queue, id)), "two TTLs later the lock is still the running execution's");
         redis.lpush(keys.pending(queue), Envelopes.flaky(id, queue, 0));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> stat(queue, "skippedLocked") - lockedBefore == 1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, stat(queue, "skippedLocked") - lockedBefore,
+                "a duplicate arriving while the watchdog keeps the lock alive is dropped as locked"));
         JsonPath done = awaitStatus(id, "succeeded");
         assertEquals(1, done.getInt("attempts"));
         assertEquals(1, flaky.executions(id).size(), "the duplicate did not run");
@@ -96,7 +98,7 @@ class LockWatchdogTest {
         String id = uniqueId("stolen");
         long lostBefore = stat(queue, "lostLocks");
         submit(task(id, queue, Map.of("accountId", accountId, "amount", 30, "holdMillis", 60_000))).then().statusCode(202);
-        await().atMost(Duration.ofSeconds(10)).until(() -> probe.started(id) != null);
+        await().alias("the lock probe started").atMost(Duration.ofSeconds(10)).until(() -> probe.started(id) != null);
         ExecutionContext ctx = probe.started(id);
         assertFalse(ctx.lockLost());
 
@@ -107,7 +109,8 @@ class LockWatchdogTest {
         redis.hset(keys.task(queue, id), "token", newerToken, "worker", "other-worker");
         assertEquals(Ledger.Debit.DEBITED, ledger.debit(accountId, id, new BigDecimal("30"), "EUR", newerFence));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> probe.finished(id) != null);
+        await().alias("lost lock: the watchdog must see the foreign token at its next extension (every TTL/3 = 1 s) and "
+                + "interrupt the handler, which then finishes").atMost(Duration.ofSeconds(10)).until(() -> probe.finished(id) != null);
         LockLossProbe.Run run = probe.finished(id);
         assertTrue(run.interrupted(), "the handler thread was interrupted");
         assertTrue(run.lockLostWhenInterrupted(), "lockLost() was already true when the interrupt arrived");
@@ -115,7 +118,8 @@ class LockWatchdogTest {
         assertTrue(ctx.fencingToken() < newerFence);
         assertEquals(Ledger.Debit.STALE, run.debit(), "the ledger refuses the older token");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> stat(queue, "lostLocks") - lostBefore == 1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, stat(queue, "lostLocks") - lostBefore,
+                "lost lock: complete.lua must refuse the outcome of the execution whose task a newer one owns, counted in lostLocks"));
         String taskKey = keys.task(queue, id);
         assertEquals("running", redis.hget(taskKey, "status"), "the newer owner's status stands");
         assertEquals(newerToken, redis.hget(taskKey, "token"));
@@ -163,7 +167,8 @@ class LockWatchdogTest {
         assertFalse(watch.get().lost());
 
         redis.set(lockKey, "someone-else:2", 60_000);
-        await().atMost(Duration.ofSeconds(5)).until(interrupted::get);
+        await().alias("lost lock: an extension answered by another token must interrupt the handler within a tick")
+                .atMost(Duration.ofSeconds(5)).until(interrupted::get);
         assertTrue(watch.get().lost());
         handler.join(5_000);
         assertNotNull(watch.get());

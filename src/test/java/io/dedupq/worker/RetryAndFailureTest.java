@@ -2,7 +2,6 @@ package io.dedupq.worker;
 
 import static io.dedupq.support.Api.awaitStatus;
 import static io.dedupq.support.Api.flaky;
-import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
@@ -16,6 +15,7 @@ import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.Skips;
 import io.dedupq.support.SlowRetryHandler;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
@@ -101,12 +101,12 @@ class RetryAndFailureTest {
         String id = uniqueId("stale-copy");
         submit(task(id, queue, flaky(1))).then().statusCode(202);
         awaitStatus(id, "retrying");
-        long staleBefore = stat(queue, "skippedStale");
+        Skips before = Skips.of(queue);
 
         // the first attempt's envelope comes back (a producer redelivers it) while attempt 1 waits in delayed
         redis.lpush(keys.pending(queue), Envelopes.flaky(id, queue, 1));
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> stat(queue, "skippedStale") - staleBefore == 1);
+        before.awaitDropped(0, 0, 1);
         assertEquals(1, handler.executions(id).size(), "the old copy did not run");
         assertEquals("retrying", given().get("/api/tasks/" + id).jsonPath().getString("status"),
                 "and the retry is still waiting: the copy really met a task in delayed");

@@ -17,6 +17,7 @@ import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.LongRunningHandler;
 import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.Skips;
 import io.dedupq.support.SlowRetryHandler;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
@@ -117,12 +118,13 @@ class SelfHealingKeysTest {
         String id = uniqueId("vanished-running");
         long lostBefore = stat(queue, "lostLocks");
         submit(task(id, queue, Map.of("failures", 0, "sleepMillis", 1000))).then().statusCode(202);
-        await().atMost(Duration.ofSeconds(10)).until(() -> handler.executions(id).size() == 1);
+        await().alias("the handler started").atMost(Duration.ofSeconds(10)).until(() -> handler.executions(id).size() == 1);
 
         redis.del(keys.task(queue, id));
 
         // nobody owns the task any more: the outcome is refused, the lock freed, nothing is marked done
-        await().atMost(Duration.ofSeconds(10)).until(() -> stat(queue, "lostLocks") - lostBefore == 1);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, stat(queue, "lostLocks") - lostBefore,
+                "an execution whose task hash vanished owns nothing: its outcome must be refused, counted in lostLocks"));
         assertFalse(redis.exists(keys.lock(queue, id)));
         assertFalse(redis.exists(keys.done(queue, id)));
         submit(task(id, queue, Map.of("failures", 0))).then().statusCode(202);
@@ -149,9 +151,9 @@ class SelfHealingKeysTest {
 
     private void assertDuplicateCopyIsDroppedAsDone(String queue, String id) {
         int runs = handler.executions(id).size();
-        long skippedBefore = stat(queue, "skippedDone");
+        Skips before = Skips.of(queue);
         redis.lpush(keys.pending(queue), Envelopes.flaky(id, queue, 0));
-        await().atMost(Duration.ofSeconds(10)).until(() -> stat(queue, "skippedDone") - skippedBefore == 1);
+        before.awaitDropped(1, 0, 0);
         assertEquals(runs, handler.executions(id).size(), "the duplicate copy did not run");
     }
 }

@@ -3,7 +3,6 @@ package io.dedupq.worker;
 import static io.dedupq.support.Api.awaitStatus;
 import static io.dedupq.support.Api.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
@@ -13,15 +12,15 @@ import io.dedupq.support.RedisTestResource;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The edges of "never lost" between a worker's heartbeat, its processing list and the reaper:
- * a worker that is presumed dead claims nothing, a copy the reaper took back is not run by the
- * worker that moved it, and a worker that left still has late arrivals recovered.
+ * The edges of "never lost" between a worker's heartbeat, its processing list and the reaper,
+ * end to end: a worker that left still has late arrivals recovered, and a producer's odd
+ * timestamp fails its task without breaking the status reads. (claim.lua's own edges, a worker
+ * presumed dead claiming nothing and a moved copy the reaper took back: lua/ClaimContractTest.)
  */
 @QuarkusTest
 @WithTestResource(RedisTestResource.class)
@@ -37,50 +36,6 @@ class WorkerRecoveryScriptTest {
 
     @Inject
     FlakyHandler handler;
-
-    /** claim.lua as the Claimer calls it, for {@code worker} on a queue no dispatcher consumes. */
-    private Response claim(String queue, String worker, String moved, long heartbeatCutoff) {
-        // one free slot: the moved copy is all this call may take
-        return redis.script(LuaScript.CLAIM,
-                List.of(keys.pending(queue), keys.processing(queue, worker), keys.fence(queue), keys.stats(queue),
-                        keys.dead(queue), keys.workers(queue)),
-                List.of(keys.base(queue), "1", "60000", worker, Long.toString(System.currentTimeMillis()), queue, moved,
-                        Long.toString(heartbeatCutoff)));
-    }
-
-    @Test
-    void aWorkerWithAStaleHeartbeatClaimsNothingAndGivesItsMovedCopyBack() {
-        String queue = uniqueId("stale");
-        String id = uniqueId("task");
-        String envelope = Envelopes.flaky(id, 0);
-        redis.zadd(keys.workers(queue), 1_000, "paused");
-        redis.lpush(keys.processing(queue, "paused"), envelope);
-
-        Response reply = claim(queue, "paused", envelope, 2_000);
-
-        assertEquals(0, reply.get(0).toInteger(), "not registered");
-        assertEquals(List.of(envelope), redis.lrange(keys.pending(queue)), "the moved copy is back on pending");
-        assertEquals(0, redis.llen(keys.processing(queue, "paused")));
-        assertFalse(redis.exists(keys.lock(queue, id)), "no lock taken");
-    }
-
-    @Test
-    void aMovedCopyThatTheReaperTookBackIsNotRun() {
-        String queue = uniqueId("taken-back");
-        String id = uniqueId("task");
-        String envelope = Envelopes.flaky(id, 0);
-        long now = System.currentTimeMillis();
-        redis.zadd(keys.workers(queue), now, "resumed");
-        // BLMOVE had moved it, then the reaper put it back on pending while the worker was paused
-        redis.lpush(keys.pending(queue), envelope);
-
-        Response reply = claim(queue, "resumed", envelope, now - 60_000);
-
-        assertEquals(1, reply.get(0).toInteger());
-        assertEquals(3, reply.size(), "nothing claimed: " + reply);
-        assertFalse(redis.exists(keys.lock(queue, id)), "no lock taken");
-        assertEquals(List.of(envelope), redis.lrange(keys.pending(queue)), "the copy waits on pending for anyone");
-    }
 
     @Test
     void aCopyLandingInTheListOfAWorkerThatLeftIsRecoveredByTheReaper() {

@@ -1,0 +1,300 @@
+package io.dedupq.lua;
+
+import static io.dedupq.support.Api.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.ScriptLab;
+import io.restassured.path.json.JsonPath;
+import io.vertx.mutiny.redis.client.Response;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * claim.lua: a worker with a fresh heartbeat moves copies from pending to its processing list
+ * and locks each task id with a fencing token; copies that must not run (done, locked, stale)
+ * are dropped and counted by reason, unreadable ones are dead-lettered. A worker presumed dead
+ * claims nothing and gives its moved copy back.
+ */
+class ClaimContractTest {
+
+    private static final long NOW = 1_700_000_000_000L;
+    private static final long TTL = 30_000;
+    private static final String WORKER = "w1";
+
+    private final ScriptLab lab = ScriptLab.shared();
+    private final RedisKeys keys = lab.keys();
+    private final String queue = uniqueId("claim");
+
+    /** What one call answered. */
+    private record Reply(boolean registered, List<String> dropped, long dead, List<Claimed> claimed) {
+    }
+
+    /** One claimed task. */
+    private record Claimed(String id, String envelope, String token, long fence, String type) {
+    }
+
+    /** claim.lua for a worker with a fresh heartbeat, {@code max} free slots, no BLMOVE'd copy. */
+    private Reply claim(int max) {
+        lab.call("ZADD", keys.workers(queue), NOW, WORKER);
+        return claim(max, "", NOW - 10_000);
+    }
+
+    private Reply claim(int max, String moved, long heartbeatCutoff) {
+        Response reply = lab.eval(LuaScript.CLAIM,
+                List.of(keys.pending(queue), keys.processing(queue, WORKER), keys.fence(queue), keys.stats(queue),
+                        keys.dead(queue), keys.workers(queue)),
+                List.of(keys.base(queue), Integer.toString(max), Long.toString(TTL), WORKER, Long.toString(NOW), queue,
+                        moved, Long.toString(heartbeatCutoff)));
+        List<Claimed> claimed = new ArrayList<>();
+        for (int i = 3; i + 4 < reply.size(); i += 5) {
+            claimed.add(new Claimed(reply.get(i).toString(), reply.get(i + 1).toString(), reply.get(i + 2).toString(),
+                    reply.get(i + 3).toLong(), reply.get(i + 4).toString()));
+        }
+        return new Reply(reply.get(0).toInteger() == 1, ScriptLab.texts(reply.get(1)), reply.get(2).toLong(), claimed);
+    }
+
+    /** Pushes copies so that the first one given is the first one claimed (workers take from the right). */
+    private void pending(String... envelopes) {
+        for (String envelope : envelopes) {
+            lab.call("LPUSH", keys.pending(queue), envelope);
+        }
+    }
+
+    private static String copy(String id, int attempt) {
+        return Envelopes.flaky(id, 0).replace("\"attempt\":0", "\"attempt\":" + attempt);
+    }
+
+    private List<String> processing() {
+        return lab.lrange(keys.processing(queue, WORKER));
+    }
+
+    private String stat(String field) {
+        return lab.hget(keys.stats(queue), field);
+    }
+
+    private static List<String> ids(Reply reply) {
+        return reply.claimed().stream().map(Claimed::id).toList();
+    }
+
+    @Test
+    void aClaimLocksEachTaskWithItsOwnTokenAndStartsItsHash() {
+        String a = uniqueId("a");
+        String b = uniqueId("b");
+        String c = uniqueId("c");
+        pending(copy(a, 0), copy(b, 0), copy(c, 0));
+
+        Reply reply = claim(2);
+
+        assertTrue(reply.registered());
+        assertEquals(List.of(a, b), ids(reply), "first in, first claimed, and no more than the free slots");
+        assertEquals(List.of(copy(c, 0)), lab.lrange(keys.pending(queue)), "the rest waits for the next call");
+        assertEquals(List.of(copy(b, 0), copy(a, 0)), processing(), "every claimed copy is in the processing list");
+        for (Claimed claimed : reply.claimed()) {
+            assertEquals(WORKER + ":" + claimed.fence(), claimed.token(), "the token names worker and fence");
+            assertEquals("flaky", claimed.type());
+            assertEquals(copy(claimed.id(), 0), claimed.envelope());
+            assertEquals(claimed.token(), lab.get(keys.lock(queue, claimed.id())), "the lock holds the claim's token");
+            long ttl = lab.pttl(keys.lock(queue, claimed.id()));
+            assertTrue(ttl > 0 && ttl <= TTL, "every lock has the TTL, so no id is blocked for good: " + ttl);
+            String task = keys.task(queue, claimed.id());
+            assertEquals("running", lab.hget(task, "status"));
+            assertEquals(claimed.token(), lab.hget(task, "token"), "the hash names the execution that owns the task");
+            assertEquals(WORKER, lab.hget(task, "worker"));
+            assertEquals("0", lab.hget(task, "attempt"));
+            assertEquals("1", lab.hget(task, "attempts"));
+            assertEquals(Long.toString(NOW), lab.hget(task, "startedAt"));
+            assertEquals(queue, lab.hget(task, "queue"), "the hash of a copy pushed straight onto the list starts here");
+            assertEquals("flaky", lab.hget(task, "type"));
+            assertEquals("1", lab.hget(task, "enqueuedAt"));
+        }
+    }
+
+    @Test
+    void fencesGrowByOnePerLockAndEveryCallsAreLargerThanTheLast() {
+        String a = uniqueId("a");
+        String b = uniqueId("b");
+        pending(copy(a, 0), copy(b, 0));
+        Reply first = claim(2);
+        long firstFence = first.claimed().get(0).fence();
+        assertEquals(firstFence + 1, first.claimed().get(1).fence(), "one fence per lock taken");
+        assertTrue(Long.parseLong(lab.get(keys.fence(queue))) >= firstFence + 1, "the counter is at or past the last fence");
+
+        pending(copy(uniqueId("c"), 0));
+        long next = claim(2).claimed().get(0).fence();
+
+        assertTrue(next > firstFence + 1, "a later claim's fence is larger than every earlier one: " + next);
+    }
+
+    @Test
+    void anEnqueuedTaskCountsItsAttemptsAndKeepsWhatEnqueueWrote() {
+        String id = uniqueId("t");
+        lab.call("HSET", keys.task(queue, id), "id", id, "type", "flaky", "queue", queue, "status", "queued",
+                "attempt", "0", "attempts", "2", "enqueuedAt", "42");
+        pending(copy(id, 0));
+
+        Reply reply = claim(1);
+
+        assertEquals(List.of(id), ids(reply));
+        assertEquals(reply.claimed().get(0).token(), lab.hget(keys.task(queue, id), "token"),
+                "the hash names the execution that owns the task");
+        assertEquals("3", lab.hget(keys.task(queue, id), "attempts"), "every execution is counted");
+        assertEquals("42", lab.hget(keys.task(queue, id), "enqueuedAt"));
+    }
+
+    @Test
+    void aCopyOfAFinishedTaskIsDroppedAsDone() {
+        String id = uniqueId("done");
+        lab.call("SET", keys.done(queue, id), "succeeded", "PX", 60_000);
+        pending(copy(id, 0));
+
+        Reply reply = claim(1);
+
+        assertEquals(List.of(), ids(reply), "a finished task never runs again within the dedup window");
+        assertEquals(List.of("flaky", "done"), reply.dropped(), "dropped with the reason done");
+        assertEquals(List.of(), processing(), "the dropped copy leaves the processing list");
+        assertEquals(List.of(), lab.lrange(keys.pending(queue)));
+        assertFalse(lab.exists(keys.lock(queue, id)), "no lock is taken for it");
+        assertEquals("1", stat("skipped_done"));
+    }
+
+    @Test
+    void aCopyOfARunningTaskIsDroppedAsLocked() {
+        String id = uniqueId("locked");
+        lab.call("SET", keys.lock(queue, id), "other:3", "PX", 60_000);
+        lab.call("HSET", keys.task(queue, id), "status", "running", "token", "other:3", "attempt", "0", "attempts", "1");
+        pending(copy(id, 0));
+
+        Reply reply = claim(1);
+
+        assertEquals(List.of(), ids(reply), "a task runs in one place at a time");
+        assertEquals(List.of("flaky", "locked"), reply.dropped());
+        assertEquals("other:3", lab.get(keys.lock(queue, id)), "the running execution keeps its lock");
+        assertEquals("other:3", lab.hget(keys.task(queue, id), "token"), "and its ownership");
+        assertEquals("1", lab.hget(keys.task(queue, id), "attempts"));
+        assertEquals(List.of(), processing());
+        assertEquals("1", stat("skipped_locked"));
+    }
+
+    @Test
+    void aCopyOfAnEarlierAttemptIsDroppedAsStaleButTheCurrentAttemptRuns() {
+        String id = uniqueId("retried");
+        lab.call("HSET", keys.task(queue, id), "status", "queued", "attempt", "2", "attempts", "2");
+        pending(copy(id, 1), copy(id, 2));
+
+        Reply reply = claim(2);
+
+        assertEquals(List.of("flaky", "stale"), reply.dropped(), "the old attempt's copy is dropped as stale");
+        assertEquals(List.of(id), ids(reply), "the copy of the current attempt (the retry) runs");
+        assertEquals(copy(id, 2), reply.claimed().get(0).envelope());
+        assertEquals(List.of(copy(id, 2)), processing());
+        assertEquals("1", stat("skipped_stale"));
+        assertEquals("3", lab.hget(keys.task(queue, id), "attempts"));
+    }
+
+    @Test
+    void droppedCopiesDoNotUseUpTheFreeSlots() {
+        String done = uniqueId("done");
+        lab.call("SET", keys.done(queue, done), "succeeded", "PX", 60_000);
+        String a = uniqueId("a");
+        pending(copy(done, 0), copy(a, 0));
+
+        assertEquals(List.of(a), ids(claim(1)));
+    }
+
+    @Test
+    void unreadableCopiesAreDeadLetteredAsTheyAre() {
+        pending("{not json", "{\"id\":\"bad id\",\"type\":\"flaky\"}", "{\"id\":\"ok-id\"}");
+
+        Reply reply = claim(3);
+
+        assertEquals(3, reply.dead());
+        assertEquals(List.of(), ids(reply));
+        assertEquals(List.of(), processing(), "an unreadable copy never stays in a processing list");
+        List<String> dead = lab.lrange(keys.dead(queue));
+        assertEquals(3, dead.size());
+        JsonPath oldest = JsonPath.from(dead.get(2));
+        assertEquals("unparseable envelope", oldest.getString("error"));
+        assertEquals("{not json", oldest.getString("envelope"), "kept as it was");
+        assertEquals(NOW, oldest.getLong("failedAt"));
+        assertEquals("3", stat("unparseable"));
+    }
+
+    @Test
+    void aWorkerWithAStaleHeartbeatClaimsNothingAndGivesItsMovedCopyBack() {
+        String id = uniqueId("moved");
+        String moved = copy(id, 0);
+        lab.call("ZADD", keys.workers(queue), NOW - 20_000, WORKER);
+        lab.call("LPUSH", keys.processing(queue, WORKER), moved);
+        pending(copy(uniqueId("waiting"), 0));
+
+        Reply reply = claim(2, moved, NOW - 10_000);
+
+        assertFalse(reply.registered(), "a worker presumed dead claims nothing");
+        assertEquals(List.of(), ids(reply));
+        assertEquals(List.of(), processing());
+        assertEquals(2, lab.lrange(keys.pending(queue)).size(), "its moved copy is back on pending, the other still there");
+        assertEquals(moved, lab.lrange(keys.pending(queue)).get(1), "first in line (workers take from the right)");
+        assertFalse(lab.exists(keys.lock(queue, id)), "no lock taken");
+        assertNull(lab.hget(keys.task(queue, id), "status"));
+    }
+
+    @Test
+    void aWorkerWithoutAHeartbeatClaimsNothing() {
+        pending(copy(uniqueId("t"), 0));
+
+        assertFalse(claim(1, "", NOW - 10_000).registered());
+        assertEquals(1, lab.lrange(keys.pending(queue)).size());
+    }
+
+    @Test
+    void aMovedCopyIsClaimedAndTakesASlot() {
+        String id = uniqueId("moved");
+        String moved = copy(id, 0);
+        lab.call("ZADD", keys.workers(queue), NOW, WORKER);
+        lab.call("LPUSH", keys.processing(queue, WORKER), moved);
+        pending(copy(uniqueId("waiting"), 0));
+
+        Reply reply = claim(1, moved, NOW - 10_000);
+
+        assertEquals(List.of(id), ids(reply), "the copy BLMOVE brought is claimed, and fills the one slot");
+        assertEquals(1, lab.lrange(keys.pending(queue)).size());
+        assertEquals(List.of(moved), processing());
+    }
+
+    @Test
+    void aMovedCopyThatTheReaperTookBackIsNotClaimed() {
+        String id = uniqueId("taken-back");
+        String moved = copy(id, 0);
+        lab.call("ZADD", keys.workers(queue), NOW, WORKER);
+        // BLMOVE had moved it, then the reaper put it back on pending while the worker was paused
+        pending(moved);
+
+        Reply reply = claim(1, moved, NOW - 10_000);
+
+        assertTrue(reply.registered());
+        assertEquals(List.of(), ids(reply), "not this worker's to run any more");
+        assertFalse(lab.exists(keys.lock(queue, id)));
+        assertEquals(List.of(moved), lab.lrange(keys.pending(queue)), "it waits on pending for anyone");
+    }
+
+    @Test
+    void aLongRunOfDuplicatesEndsTheCallAfterFourCopiesPerSlot() {
+        for (int i = 0; i < 10; i++) {
+            String id = uniqueId("done");
+            lab.call("SET", keys.done(queue, id), "succeeded", "PX", 60_000);
+            pending(copy(id, 0));
+        }
+
+        Reply reply = claim(2);
+
+        assertEquals(16, reply.dropped().size(), "eight copies dropped");
+        assertEquals(2, lab.lrange(keys.pending(queue)).size());
+    }
+}

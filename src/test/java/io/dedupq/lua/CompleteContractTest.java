@@ -1,0 +1,228 @@
+package io.dedupq.lua;
+
+import static io.dedupq.support.Api.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.ScriptLab;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * complete.lua: an outcome is recorded only by the execution that still owns its task (the
+ * token in the task hash). Success and dead-lettering leave a done marker and a task hash that
+ * expire with the dedup window; a retry goes to delayed at its due time; the lock is freed and
+ * the copy leaves the processing list. An execution that lost its task changes nothing of the
+ * newer owner's, and a call sent again after its reply was lost changes nothing at all.
+ */
+class CompleteContractTest {
+
+    private static final long NOW = 1_700_000_000_000L;
+    private static final long WINDOW = 86_400_000;
+    private static final String WORKER = "w1";
+
+    private final ScriptLab lab = ScriptLab.shared();
+    private final RedisKeys keys = lab.keys();
+    private final String queue = uniqueId("complete");
+
+    /** One outcome as the worker sends it. */
+    private record Outcome(String id, String token, String outcome, String detail, String nextRecord, long dueAt) {
+        static Outcome succeeded(String id, String token, String result) {
+            return new Outcome(id, token, "succeeded", result, "", 0);
+        }
+    }
+
+    private List<Long> complete(Outcome... outcomes) {
+        List<String> args = new ArrayList<>(List.of(keys.base(queue), Long.toString(NOW), Long.toString(WINDOW), WORKER));
+        for (Outcome o : outcomes) {
+            args.addAll(List.of(o.id(), Envelopes.flaky(o.id(), 0), o.token(), o.outcome(), o.detail(), o.nextRecord(),
+                    Long.toString(o.dueAt())));
+        }
+        List<Long> replies = new ArrayList<>();
+        lab.eval(LuaScript.COMPLETE, List.of(keys.processing(queue, WORKER), keys.stats(queue), keys.delayed(queue),
+                keys.dead(queue)), args).forEach(r -> replies.add(r.toLong()));
+        return replies;
+    }
+
+    /** A task claimed by {@code token} of this worker: its copy in the list, its lock, its hash running. */
+    private String claimed(String token) {
+        String id = uniqueId("t");
+        lab.call("LPUSH", keys.processing(queue, WORKER), Envelopes.flaky(id, 0));
+        lab.call("SET", keys.lock(queue, id), token, "PX", 30_000);
+        lab.call("HSET", keys.task(queue, id), "id", id, "status", "running", "attempt", "0", "attempts", "1",
+                "token", token, "worker", WORKER);
+        return id;
+    }
+
+    /** A newer execution took the task over: its token in the hash and the lock. */
+    private void takenOver(String id, String newerToken, String newerWorker) {
+        lab.call("SET", keys.lock(queue, id), newerToken, "PX", 30_000);
+        lab.call("HSET", keys.task(queue, id), "token", newerToken, "worker", newerWorker);
+    }
+
+    private String stat(String field) {
+        return lab.hget(keys.stats(queue), field);
+    }
+
+    private void assertFinished(String id, String outcome) {
+        assertFalse(lab.exists(keys.lock(queue, id)), "the lock is freed");
+        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)), "the copy left the processing list");
+        assertEquals(outcome, lab.get(keys.done(queue, id)), "the done marker makes later duplicates drop as done");
+        long marker = lab.pttl(keys.done(queue, id));
+        assertTrue(marker > 0 && marker <= WINDOW, "the done marker expires with the dedup window: " + marker);
+        long hash = lab.pttl(keys.task(queue, id));
+        assertTrue(hash > 0 && hash <= WINDOW, "the task hash expires with the dedup window: " + hash);
+        Map<String, String> task = lab.hgetall(keys.task(queue, id));
+        assertEquals(outcome, task.get("status"));
+        assertEquals(Long.toString(NOW), task.get("finishedAt"));
+        assertNull(task.get("token"), "no execution owns a finished task");
+        assertNull(task.get("worker"));
+    }
+
+    @Test
+    void theOwnersSuccessIsRecordedWithItsResult() {
+        String id = claimed("w1:5");
+
+        assertEquals(List.of(1L), complete(Outcome.succeeded(id, "w1:5", "{\"runs\":1}")));
+
+        assertFinished(id, "succeeded");
+        assertEquals("{\"runs\":1}", lab.hget(keys.task(queue, id), "result"));
+        assertEquals("w1:5", lab.hget(keys.task(queue, id), "finishedBy"));
+        assertEquals("1", stat("succeeded"));
+    }
+
+    @Test
+    void aSuccessWithoutResultStoresNone() {
+        String id = claimed("w1:5");
+
+        complete(Outcome.succeeded(id, "w1:5", ""));
+
+        assertFinished(id, "succeeded");
+        assertNull(lab.hget(keys.task(queue, id), "result"));
+    }
+
+    @Test
+    void aRetryGoesToDelayedAtItsDueTimeAndFreesTheLock() {
+        String id = claimed("w1:5");
+        String next = Envelopes.flaky(id, 0).replace("\"attempt\":0", "\"attempt\":1");
+
+        assertEquals(List.of(1L), complete(new Outcome(id, "w1:5", "retrying", "boom", next, NOW + 1_234)));
+
+        assertEquals(NOW + 1_234, lab.zscore(keys.delayed(queue), next), "the next attempt waits for its backoff");
+        assertFalse(lab.exists(keys.lock(queue, id)), "no lock is held while the retry waits");
+        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)));
+        assertFalse(lab.exists(keys.done(queue, id)), "a retrying task is not done");
+        Map<String, String> task = lab.hgetall(keys.task(queue, id));
+        assertEquals("retrying", task.get("status"));
+        assertEquals("1", task.get("attempt"), "the hash moves to the next attempt, so older copies drop as stale");
+        assertEquals("boom", task.get("lastError"));
+        assertEquals(Long.toString(NOW + 1_234), task.get("nextAttemptAt"));
+        assertNull(task.get("token"));
+        assertEquals(-1, lab.pttl(keys.task(queue, id)), "a task still under way does not expire");
+        assertEquals("1", stat("retried"));
+    }
+
+    @Test
+    void aDeadTaskIsDeadLetteredAndRemembered() {
+        String id = claimed("w1:5");
+        String record = "{\"id\":\"" + id + "\",\"status\":\"dead\"}";
+
+        assertEquals(List.of(1L), complete(new Outcome(id, "w1:5", "dead", "gave up", record, 0)));
+
+        assertFinished(id, "dead");
+        assertEquals(List.of(record), lab.lrange(keys.dead(queue)));
+        assertEquals("gave up", lab.hget(keys.task(queue, id), "lastError"));
+        assertEquals(record, lab.hget(keys.task(queue, id), "deadRecord"));
+        assertEquals("1", stat("dead"));
+    }
+
+    @Test
+    void anExecutionThatLostItsTaskChangesNothingOfTheNewerOwners() {
+        String id = claimed("w1:5");
+        takenOver(id, "w2:9", "w2");
+
+        assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")), "the lost execution's outcome is refused");
+
+        assertEquals("w2:9", lab.get(keys.lock(queue, id)), "the newer owner keeps its lock");
+        assertEquals("running", lab.hget(keys.task(queue, id), "status"), "and its status");
+        assertEquals("w2:9", lab.hget(keys.task(queue, id), "token"));
+        assertFalse(lab.exists(keys.done(queue, id)), "no done marker for a task still running elsewhere");
+        assertEquals(-1, lab.pttl(keys.task(queue, id)));
+        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)), "the stale copy leaves this worker's list");
+        assertEquals("1", stat("lost_locks"));
+        assertNull(stat("succeeded"));
+    }
+
+    @Test
+    void aLostRetryOrFailureChangesNothingEither() {
+        String id = claimed("w1:5");
+        takenOver(id, "w2:9", "w2");
+
+        assertEquals(List.of(0L, 0L), complete(new Outcome(id, "w1:5", "retrying", "boom", "{}", NOW + 10),
+                new Outcome(id, "w1:5", "dead", "boom", "{}", 0)));
+
+        assertEquals(List.of(), lab.zrange(keys.delayed(queue)), "no retry scheduled");
+        assertEquals(List.of(), lab.lrange(keys.dead(queue)), "nothing dead-lettered");
+        assertEquals("running", lab.hget(keys.task(queue, id), "status"));
+    }
+
+    @Test
+    void whenTheNewerOwnerRunsOnTheSameWorkerItsCopyStays() {
+        String id = claimed("w1:5");
+        takenOver(id, "w1:9", WORKER);
+
+        assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")));
+
+        assertEquals(List.of(Envelopes.flaky(id, 0)), lab.lrange(keys.processing(queue, WORKER)),
+                "the copy in the list is the newer execution's");
+        assertEquals("w1:9", lab.get(keys.lock(queue, id)));
+    }
+
+    @Test
+    void whenTheTaskHashVanishedTheOutcomeIsRefusedAndTheLockStillOursIsFreed() {
+        String id = claimed("w1:5");
+        lab.call("DEL", keys.task(queue, id));
+
+        assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")));
+
+        assertFalse(lab.exists(keys.lock(queue, id)), "our own lock is freed, so the id is not blocked");
+        assertFalse(lab.exists(keys.done(queue, id)), "nothing is marked done: the id may be submitted again");
+        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)));
+    }
+
+    @Test
+    void aCallSentAgainAfterItsReplyWasLostAnswersOneAndChangesNothing() {
+        String id = claimed("w1:5");
+        complete(Outcome.succeeded(id, "w1:5", "{\"runs\":1}"));
+        // another execution claimed the id later and holds the lock
+        lab.call("SET", keys.lock(queue, id), "w2:9", "PX", 30_000);
+
+        assertEquals(List.of(1L), complete(Outcome.succeeded(id, "w1:5", "{\"runs\":1}")), "recognised by finishedBy");
+
+        assertEquals("1", stat("succeeded"), "counted once");
+        assertNull(stat("lost_locks"));
+        assertEquals("w2:9", lab.get(keys.lock(queue, id)), "a foreign lock is never deleted");
+        assertEquals("succeeded", lab.get(keys.done(queue, id)));
+    }
+
+    @Test
+    void eachOutcomeOfOneCallIsJudgedOnItsOwn() {
+        String mine = claimed("w1:5");
+        String lost = claimed("w1:6");
+        takenOver(lost, "w2:9", "w2");
+
+        assertEquals(List.of(1L, 0L), complete(Outcome.succeeded(mine, "w1:5", ""), Outcome.succeeded(lost, "w1:6", "")));
+
+        assertEquals("succeeded", lab.get(keys.done(queue, mine)));
+        assertFalse(lab.exists(keys.done(queue, lost)));
+        assertEquals("1", stat("succeeded"));
+        assertEquals("1", stat("lost_locks"));
+    }
+}

@@ -1,0 +1,131 @@
+package io.dedupq.lua;
+
+import static io.dedupq.support.Api.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.ScriptLab;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * enqueue.lua: each id is accepted once per queue. A known id is a duplicate (same type and
+ * payload digest) or a conflict (another one) and is not pushed again; a done marker left
+ * without its task hash is cleared so the id runs again.
+ */
+class EnqueueContractTest {
+
+    private static final String NOW = "1700000000000";
+
+    private final ScriptLab lab = ScriptLab.shared();
+    private final RedisKeys keys = lab.keys();
+    private final String queue = uniqueId("enq");
+
+    /** One task to enqueue: id, type, payload digest. */
+    private record Task(String id, String type, String digest) {
+        String envelope() {
+            return Envelopes.flaky(id, type, 0);
+        }
+    }
+
+    /** enqueue.lua for these tasks, in order; the reply as (code, status) pairs. */
+    private List<String> enqueue(Task... tasks) {
+        List<String> args = new ArrayList<>(List.of(keys.base(queue), queue, NOW));
+        for (Task task : tasks) {
+            args.addAll(List.of(task.id(), task.type(), task.digest(), task.envelope()));
+        }
+        return ScriptLab.texts(lab.eval(LuaScript.ENQUEUE, List.of(keys.pending(queue), keys.stats(queue)), args));
+    }
+
+    private Task task(String digest) {
+        return new Task(uniqueId("t"), "flaky", digest);
+    }
+
+    private String stat(String field) {
+        return lab.hget(keys.stats(queue), field);
+    }
+
+    @Test
+    void aNewIdIsQueuedWithItsTaskHash() {
+        Task task = task("d1");
+
+        assertEquals(List.of("1", "queued"), enqueue(task));
+
+        assertEquals(List.of(task.envelope()), lab.lrange(keys.pending(queue)));
+        assertEquals(Map.of("id", task.id(), "type", "flaky", "queue", queue, "status", "queued", "digest", "d1",
+                "attempt", "0", "attempts", "0", "enqueuedAt", NOW), lab.hgetall(keys.task(queue, task.id())));
+        assertEquals("1", stat("enqueued"));
+    }
+
+    @Test
+    void tasksAreQueuedInOrderForWorkersThatTakeFromTheRight() {
+        Task first = task("d1");
+        Task second = task("d2");
+
+        assertEquals(List.of("1", "queued", "1", "queued"), enqueue(first, second));
+
+        assertEquals(List.of(second.envelope(), first.envelope()), lab.lrange(keys.pending(queue)),
+                "FIFO: the first enqueued is at the right end, where workers take");
+        assertEquals("2", stat("enqueued"));
+    }
+
+    @Test
+    void theSameIdWithTheSamePayloadIsADuplicateAndIsNotPushedAgain() {
+        Task task = task("d1");
+        enqueue(task);
+        lab.call("HSET", keys.task(queue, task.id()), "status", "running");
+
+        assertEquals(List.of("0", "running"), enqueue(task), "a duplicate answers with the task's current status");
+
+        assertEquals(1, lab.lrange(keys.pending(queue)).size(), "one copy, however often it is sent");
+        assertEquals("1", stat("enqueued"));
+        assertEquals("1", stat("rejected_duplicates"));
+    }
+
+    @Test
+    void theSameIdTwiceInOneCallIsQueuedOnce() {
+        Task task = task("d1");
+
+        assertEquals(List.of("1", "queued", "0", "queued"), enqueue(task, task));
+        assertEquals(1, lab.lrange(keys.pending(queue)).size());
+    }
+
+    @Test
+    void theSameIdWithAnotherPayloadOrTypeIsAConflict() {
+        Task task = task("d1");
+        enqueue(task);
+
+        assertEquals(List.of("-1", "queued"), enqueue(new Task(task.id(), "flaky", "d2")), "another payload digest");
+        assertEquals(List.of("-1", "queued"), enqueue(new Task(task.id(), "slow-retry", "d1")), "another type");
+        assertEquals(1, lab.lrange(keys.pending(queue)).size());
+        assertEquals("d1", lab.hget(keys.task(queue, task.id()), "digest"), "the first submission stands");
+    }
+
+    @Test
+    void anIdKnownFromACopyPushedStraightOntoTheListIsADuplicate() {
+        Task task = task("d1");
+        // claim.lua creates the hash of an LPUSHed copy: no digest
+        lab.call("HSET", keys.task(queue, task.id()), "id", task.id(), "type", "flaky", "status", "succeeded");
+
+        assertEquals(List.of("0", "succeeded"), enqueue(task));
+        assertEquals(List.of(), lab.lrange(keys.pending(queue)));
+    }
+
+    @Test
+    void aDoneMarkerLeftWithoutItsTaskHashIsClearedAndTheIdRunsAgain() {
+        Task task = task("d1");
+        lab.call("SET", keys.done(queue, task.id()), "succeeded", "PX", 60_000);
+
+        assertEquals(List.of("1", "queued"), enqueue(task));
+
+        assertFalse(lab.exists(keys.done(queue, task.id())), "or claim.lua would drop the new copy as done");
+        assertEquals(1, lab.lrange(keys.pending(queue)).size());
+        assertNull(stat("rejected_duplicates"));
+    }
+}

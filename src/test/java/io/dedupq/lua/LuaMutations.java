@@ -1,0 +1,179 @@
+package io.dedupq.lua;
+
+import static io.dedupq.queue.LuaScript.CLAIM;
+import static io.dedupq.queue.LuaScript.COMPLETE;
+import static io.dedupq.queue.LuaScript.DEBIT;
+import static io.dedupq.queue.LuaScript.ENQUEUE;
+import static io.dedupq.queue.LuaScript.EXTEND;
+import static io.dedupq.queue.LuaScript.ISSUE;
+import static io.dedupq.queue.LuaScript.RELEASE;
+import static io.dedupq.queue.LuaScript.REQUEUE;
+
+import io.dedupq.queue.LuaScript;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The mutations the Lua mutation check applies, one at a time, and the contract test class of
+ * each script that must kill them. Each mutation is a mistake someone could plausibly make: a
+ * deleted condition, a flipped comparison, a token comparison turned into an existence check,
+ * NX or a TTL dropped, a key write skipped. An empty replacement deletes the text.
+ * docs/guarantees-testing.md says how to add one.
+ */
+final class LuaMutations {
+
+    /** The contract tests that a mutant of each script runs against. */
+    static final Map<LuaScript, Class<?>> CONTRACTS = Map.of(
+            CLAIM, ClaimContractTest.class,
+            COMPLETE, CompleteContractTest.class,
+            ENQUEUE, EnqueueContractTest.class,
+            REQUEUE, RequeueContractTest.class,
+            EXTEND, ExtendContractTest.class,
+            RELEASE, ReleaseContractTest.class,
+            DEBIT, DebitContractTest.class,
+            ISSUE, IssueContractTest.class);
+
+    static final List<LuaMutation> ALL = List.of(
+            // claim.lua
+            new LuaMutation(CLAIM, "heartbeat check deleted", "if not beat or beat < tonumber(ARGV[8]) then", "if false then"),
+            new LuaMutation(CLAIM, "heartbeat comparison flipped", "beat < tonumber(ARGV[8])", "beat > tonumber(ARGV[8])"),
+            new LuaMutation(CLAIM, "a presumed-dead worker keeps its moved copy",
+                    "redis.call('RPUSH', KEYS[1], ARGV[7])", ""),
+            new LuaMutation(CLAIM, "done-marker check deleted", "redis.call('EXISTS', base .. 'done:' .. env.id) == 1", "false"),
+            new LuaMutation(CLAIM, "NX removed from the lock", "'NX', 'PX', ttl", "'PX', ttl"),
+            new LuaMutation(CLAIM, "lock taken without a TTL", "'NX', 'PX', ttl", "'NX'"),
+            new LuaMutation(CLAIM, "stale comparison flipped", "current > attempt", "current < attempt"),
+            new LuaMutation(CLAIM, "the current attempt counted as stale", "current > attempt", "current >= attempt"),
+            new LuaMutation(CLAIM, "a copy dropped as done stays in the processing list",
+                    "== 1 then\n    redis.call('LREM', KEYS[2], 1, raw)\n    dupDone", "== 1 then\n    dupDone"),
+            new LuaMutation(CLAIM, "token not written to the hash of an enqueued task",
+                    "'attempt', attemptText, 'token', token, 'worker', worker,\n      'startedAt'",
+                    "'attempt', attemptText, 'worker', worker,\n      'startedAt'"),
+            new LuaMutation(CLAIM, "token not written to the hash of a pushed copy",
+                    "'attempt', attemptText, 'token', token, 'worker', worker, 'startedAt', now, 'attempts', '1'",
+                    "'attempt', attemptText, 'worker', worker, 'startedAt', now, 'attempts', '1'"),
+            new LuaMutation(CLAIM, "attempts not counted", "string.format('%d', attempts + 1)", "string.format('%d', attempts)"),
+            new LuaMutation(CLAIM, "fences not reserved in the counter", "redis.call('INCRBY', KEYS[3], limit - taken)",
+                    "redis.call('INCRBY', KEYS[3], 0)"),
+            new LuaMutation(CLAIM, "free slots ignored", "while taken < limit and moved", "while moved"),
+            new LuaMutation(CLAIM, "a moved copy the reaper took back is run anyway",
+                    "if redis.call('LPOS', KEYS[2], ARGV[7]) then take(ARGV[7]) end", "take(ARGV[7])"),
+            new LuaMutation(CLAIM, "an unreadable copy is not dead-lettered",
+                    "redis.call('LPUSH', KEYS[5], cjson.encode({ id = cjson.null, error = 'unparseable envelope',\n"
+                            + "      failedAt = tonumber(now), envelope = raw }))", ""),
+            new LuaMutation(CLAIM, "the id rule not checked", "not valid_id(env.id)", "type(env.id) ~= 'string'"),
+            new LuaMutation(CLAIM, "copies dropped as done not counted",
+                    "if dupDone > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_done', dupDone) end", ""),
+
+            // complete.lua
+            new LuaMutation(COMPLETE, "ownership: token comparison turned into an existence check",
+                    "if owner[1] ~= token then", "if not owner[1] then"),
+            new LuaMutation(COMPLETE, "a lost execution deletes the lock without comparing the token",
+                    "if redis.call('GET', lockKey) == token then", "if redis.call('EXISTS', lockKey) == 1 then"),
+            new LuaMutation(COMPLETE, "done marker not written", "redis.call('SET', base .. 'done:' .. id, outcome, 'PX', window)", ""),
+            new LuaMutation(COMPLETE, "done marker without expiry", "outcome, 'PX', window)", "outcome)"),
+            new LuaMutation(COMPLETE, "finished task hash never expires", "redis.call('PEXPIRE', taskKey, window)", ""),
+            new LuaMutation(COMPLETE, "retry not scheduled", "redis.call('ZADD', KEYS[3], dueAt, nextRecord)", ""),
+            new LuaMutation(COMPLETE, "retry due at once instead of after its backoff",
+                    "redis.call('ZADD', KEYS[3], dueAt, nextRecord)", "redis.call('ZADD', KEYS[3], now, nextRecord)"),
+            new LuaMutation(COMPLETE, "a retrying task stays owned", "redis.call('HDEL', taskKey, 'token', 'worker')\n", ""),
+            new LuaMutation(COMPLETE, "the owner's copy stays in the processing list",
+                    "redis.call('LREM', KEYS[1], -1, envelope)\n\n", "\n"),
+            new LuaMutation(COMPLETE, "the owner's lock is not freed",
+                    "redis.call('DEL', lockKey)\n  redis.call('LREM', KEYS[1], -1, envelope)\n\n",
+                    "redis.call('LREM', KEYS[1], -1, envelope)\n\n"),
+            new LuaMutation(COMPLETE, "a call sent again is not recognised by finishedBy",
+                    "if owner[2] == token then return 1 end", ""),
+            new LuaMutation(COMPLETE, "a lost execution's copy stays in its list",
+                    "if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then", "if false then"),
+            new LuaMutation(COMPLETE, "the newer owner's copy on the same worker is removed",
+                    "if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then", "if true then"),
+            new LuaMutation(COMPLETE, "a dead task is not dead-lettered", "redis.call('LPUSH', KEYS[4], nextRecord)", ""),
+            new LuaMutation(COMPLETE, "lost locks not counted", "count('lost_locks')", ""),
+
+            // enqueue.lua
+            new LuaMutation(ENQUEUE, "known-id check deleted", "if existing[3] then", "if false then"),
+            new LuaMutation(ENQUEUE, "payload digest not compared", "existing[1] == digest", "true"),
+            new LuaMutation(ENQUEUE, "task type not compared", "(existing[2] == false or existing[2] == ttype)", "true"),
+            new LuaMutation(ENQUEUE, "a hash without digest (a pushed copy) is a conflict", "existing[1] == false or ", ""),
+            new LuaMutation(ENQUEUE, "an orphan done marker is not cleared", "redis.call('DEL', base .. 'done:' .. id)", ""),
+            new LuaMutation(ENQUEUE, "pushed on the end workers take from", "redis.call('LPUSH', KEYS[1], envelope)",
+                    "redis.call('RPUSH', KEYS[1], envelope)"),
+            new LuaMutation(ENQUEUE, "task hash not written", "redis.call('HSET', taskKey, 'id', id,",
+                    "redis.call('HMGET', taskKey, 'id', id,"),
+            new LuaMutation(ENQUEUE, "duplicates not counted", "if duplicates > 0 then", "if duplicates < 0 then"),
+
+            // requeue.lua
+            new LuaMutation(REQUEUE, "expired-heartbeat re-check deleted",
+                    "if mode == 'expired' and beat and beat >= tonumber(ARGV[4]) then", "if false then"),
+            new LuaMutation(REQUEUE, "expired-heartbeat re-check flipped", "beat >= tonumber(ARGV[4])", "beat < tonumber(ARGV[4])"),
+            new LuaMutation(REQUEUE, "a heartbeat at the cutoff counted as expired", "beat >= tonumber(ARGV[4])",
+                    "beat > tonumber(ARGV[4])"),
+            new LuaMutation(REQUEUE, "ownership: token prefix turned into an existence check",
+                    "return value and string.sub(value, 1, #prefix) == prefix and not running[value]",
+                    "return value and not running[value]"),
+            new LuaMutation(REQUEUE, "locks of executions still running are freed", " and not running[value]", ""),
+            new LuaMutation(REQUEUE, "copies not put back on pending", "redis.call('RPUSH', KEYS[2], raw)", ""),
+            new LuaMutation(REQUEUE, "copies put back last in line", "redis.call('RPUSH', KEYS[2], raw)",
+                    "redis.call('LPUSH', KEYS[2], raw)"),
+            new LuaMutation(REQUEUE, "shutdown leaves a live heartbeat", "redis.call('ZADD', KEYS[3], ARGV[4], worker)", ""),
+            new LuaMutation(REQUEUE, "a recently reaped worker is forgotten at once", "(not beat or beat < tonumber(ARGV[5]))",
+                    "true"),
+            new LuaMutation(REQUEUE, "status not reset to queued", "redis.call('HSET', taskKey, 'status', 'queued')", ""),
+            new LuaMutation(REQUEUE, "a given copy that is not in the list is pushed anyway",
+                    "if redis.call('LREM', KEYS[1], 1, raw) == 1 then", "redis.call('LREM', KEYS[1], 1, raw)\n  do"),
+
+            // extend.lua
+            new LuaMutation(EXTEND, "token comparison turned into an existence check", "redis.call('GET', KEYS[1]) == ARGV[1]",
+                    "redis.call('EXISTS', KEYS[1]) == 1"),
+            new LuaMutation(EXTEND, "ownership check deleted", "if redis.call('GET', KEYS[1]) == ARGV[1] then", "if true then"),
+            new LuaMutation(EXTEND, "token comparison flipped", "== ARGV[1]", "~= ARGV[1]"),
+            new LuaMutation(EXTEND, "a token prefix counts as the token", "redis.call('GET', KEYS[1]) == ARGV[1]",
+                    "string.sub(redis.call('GET', KEYS[1]) or '', 1, #ARGV[1]) == ARGV[1]"),
+            new LuaMutation(EXTEND, "TTL not renewed", "return redis.call('PEXPIRE', KEYS[1], ARGV[2])", "return 1"),
+            new LuaMutation(EXTEND, "TTL removed instead of renewed", "redis.call('PEXPIRE', KEYS[1], ARGV[2])",
+                    "redis.call('PERSIST', KEYS[1])"),
+            new LuaMutation(EXTEND, "a refusal answered as granted", "return 0", "return 1"),
+
+            // release.lua
+            new LuaMutation(RELEASE, "token comparison turned into an existence check", "redis.call('GET', KEYS[1]) == ARGV[1]",
+                    "redis.call('EXISTS', KEYS[1]) == 1"),
+            new LuaMutation(RELEASE, "ownership check deleted", "if redis.call('GET', KEYS[1]) == ARGV[1] then", "if true then"),
+            new LuaMutation(RELEASE, "token comparison flipped", "== ARGV[1]", "~= ARGV[1]"),
+            new LuaMutation(RELEASE, "a token prefix counts as the token", "redis.call('GET', KEYS[1]) == ARGV[1]",
+                    "string.sub(redis.call('GET', KEYS[1]) or '', 1, #ARGV[1]) == ARGV[1]"),
+            new LuaMutation(RELEASE, "lock not deleted", "return redis.call('DEL', KEYS[1])", "return 1"),
+            new LuaMutation(RELEASE, "a refusal answered as granted", "return 0", "return 1"),
+
+            // debit.lua
+            new LuaMutation(DEBIT, "per-task-id record not consulted", "if seen then", "if false then"),
+            new LuaMutation(DEBIT, "fence check deleted", "if fence < seen then return -1 end", ""),
+            new LuaMutation(DEBIT, "fence comparison flipped", "fence < seen", "fence > seen"),
+            new LuaMutation(DEBIT, "per-task-id record not written", "redis.call('HSET', KEYS[3], taskId, fence)", ""),
+            new LuaMutation(DEBIT, "no-account check deleted", "if not account[1] then return -2 end", ""),
+            new LuaMutation(DEBIT, "currency not checked", "if account[1] ~= ARGV[3] then return -3 end", ""),
+            new LuaMutation(DEBIT, "funds check deleted", "if balance < amount then return -4 end", ""),
+            new LuaMutation(DEBIT, "the whole balance cannot be spent", "balance < amount", "balance <= amount"),
+            new LuaMutation(DEBIT, "balance not written",
+                    "redis.call('HSET', KEYS[1], 'balance', string.format('%d', balance - amount))", ""),
+            new LuaMutation(DEBIT, "ledger entry not written",
+                    "redis.call('LPUSH', KEYS[2], cjson.encode({ taskId = taskId, amount = amount, fencingToken = fence,\n"
+                            + "  at = tonumber(ARGV[5]) }))", ""),
+
+            // issue.lua
+            new LuaMutation(ISSUE, "per-task-id record not consulted", "if seen then", "if false then"),
+            new LuaMutation(ISSUE, "fence check deleted", "if fence < seen then return { -1, '' } end", ""),
+            new LuaMutation(ISSUE, "fence comparison flipped", "fence < seen", "fence > seen"),
+            new LuaMutation(ISSUE, "per-task-id record not written", "redis.call('HSET', KEYS[3], taskId, fence)", ""),
+            new LuaMutation(ISSUE, "a missing campaign counts as stock", "if not stock then return { -2, '' } end",
+                    "if not stock then stock = 1 end"),
+            new LuaMutation(ISSUE, "one more code than the stock", "stock <= 0", "stock < 0"),
+            new LuaMutation(ISSUE, "a code already handed out is issued again",
+                    "if redis.call('SADD', KEYS[4], code) == 0 then return { -6, '' } end", "redis.call('SADD', KEYS[4], code)"),
+            new LuaMutation(ISSUE, "stock not taken", "redis.call('HINCRBY', KEYS[1], 'stock', -1)", ""),
+            new LuaMutation(ISSUE, "voucher entry not written",
+                    "redis.call('LPUSH', KEYS[2], cjson.encode({ code = code, taskId = taskId, customerId = ARGV[2] }))", ""));
+
+    private LuaMutations() {
+    }
+}

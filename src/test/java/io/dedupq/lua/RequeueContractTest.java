@@ -1,0 +1,191 @@
+package io.dedupq.lua;
+
+import static io.dedupq.support.Api.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.ScriptLab;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * requeue.lua: copies of one worker go back to pending, first in line, with the locks and
+ * running statuses that worker holds cleared, and only those. The reaper's mode checks the
+ * heartbeat again inside the script: a worker that beat after the reaper read the heartbeats is
+ * left alone.
+ */
+class RequeueContractTest {
+
+    private static final long CUTOFF = 1_000_000;
+    private static final long FORGET_BEFORE = 500_000;
+
+    private final ScriptLab lab = ScriptLab.shared();
+    private final RedisKeys keys = lab.keys();
+    private final String queue = uniqueId("req");
+    private final String worker = uniqueId("w");
+
+    private List<String> requeue(String mode, List<String> more) {
+        List<String> args = new ArrayList<>(List.of(keys.base(queue), worker, mode));
+        args.addAll(more);
+        return ScriptLab.texts(lab.eval(LuaScript.REQUEUE,
+                List.of(keys.processing(queue, worker), keys.pending(queue), keys.workers(queue)), args));
+    }
+
+    /** The reaper's call: requeue if the heartbeat is older than CUTOFF, forget if older than FORGET_BEFORE. */
+    private List<String> reap() {
+        return requeue("expired", List.of(Long.toString(CUTOFF), Long.toString(FORGET_BEFORE)));
+    }
+
+    private void beat(long at) {
+        lab.call("ZADD", keys.workers(queue), at, worker);
+    }
+
+    /** A copy this worker claimed with {@code token}: in its list, locked, its hash running. */
+    private String running(String token) {
+        String id = uniqueId("t");
+        String envelope = Envelopes.flaky(id, 0);
+        lab.call("LPUSH", keys.processing(queue, worker), envelope);
+        lab.call("SET", keys.lock(queue, id), token, "PX", 60_000);
+        lab.call("HSET", keys.task(queue, id), "status", "running", "token", token, "worker", worker);
+        return id;
+    }
+
+    private void assertRequeued(String id) {
+        assertFalse(lab.exists(keys.lock(queue, id)), "the dead worker's lock is freed, so the copy runs at once");
+        assertEquals("queued", lab.hget(keys.task(queue, id), "status"));
+        assertNull(lab.hget(keys.task(queue, id), "token"), "no execution owns it now");
+        assertNull(lab.hget(keys.task(queue, id), "worker"));
+    }
+
+    private void assertLeftAlone(String id, String token) {
+        assertEquals(token, lab.get(keys.lock(queue, id)), "the lock stays with its holder");
+        assertEquals("running", lab.hget(keys.task(queue, id), "status"));
+        assertEquals(token, lab.hget(keys.task(queue, id), "token"));
+    }
+
+    @Test
+    void theReaperPutsTheCopiesOfAWorkerWhoseHeartbeatExpiredBackFirstInLine() {
+        beat(CUTOFF - 1);
+        String waiting = Envelopes.flaky(uniqueId("waiting"), 0);
+        lab.call("LPUSH", keys.pending(queue), waiting);
+        String first = running(worker + ":1");
+        String second = running(worker + ":2");
+        List<String> before = lab.lrange(keys.processing(queue, worker));
+
+        assertEquals(List.of("flaky", "flaky"), reap(), "one type per copy moved");
+
+        assertEquals(List.of(), lab.lrange(keys.processing(queue, worker)));
+        List<String> pending = lab.lrange(keys.pending(queue));
+        assertEquals(List.of(waiting, before.get(0), before.get(1)), pending,
+                "back in the order they were taken, ahead of what was waiting (workers take from the right)");
+        assertEquals(Envelopes.flaky(first, 0), pending.get(2), "the copy taken first is taken first again");
+        assertRequeued(first);
+        assertRequeued(second);
+    }
+
+    @Test
+    void aWorkerThatBeatAgainAfterTheReapersReadIsLeftAlone() {
+        // the reaper read the heartbeats with this cutoff; then the worker beat before the script ran
+        beat(CUTOFF + 200);
+        String id = running(worker + ":1");
+
+        assertEquals(List.of(), reap(), "a live worker's copies are never requeued");
+
+        assertEquals(1, lab.lrange(keys.processing(queue, worker)).size(), "its copy stays in its list");
+        assertEquals(List.of(), lab.lrange(keys.pending(queue)), "nothing was put back on pending");
+        assertLeftAlone(id, worker + ":1");
+        assertEquals(CUTOFF + 200, lab.zscore(keys.workers(queue), worker), "and it stays listed");
+    }
+
+    @Test
+    void aHeartbeatExactlyAtTheCutoffIsNotOlderThanIt() {
+        beat(CUTOFF);
+        String id = running(worker + ":1");
+
+        assertEquals(List.of(), reap(), "only a heartbeat older than the cutoff is expired");
+        assertLeftAlone(id, worker + ":1");
+    }
+
+    @Test
+    void locksAndStatusesHeldByAnotherWorkerAreLeftAlone() {
+        beat(CUTOFF - 1);
+        // the copy's task was taken over by another worker meanwhile: the lock and the hash are its
+        String id = running("other:9");
+
+        assertEquals(1, reap().size(), "the stale copy still goes back");
+
+        assertLeftAlone(id, "other:9");
+    }
+
+    @Test
+    void aWorkerWithoutAnyHeartbeatIsReaped() {
+        String id = running(worker + ":1");
+
+        assertEquals(1, reap().size());
+        assertRequeued(id);
+    }
+
+    @Test
+    void aReapedWorkerStaysListedUntilItsHeartbeatIsOlderThanTheForgetLine() {
+        beat(FORGET_BEFORE + 1);
+        running(worker + ":1");
+        reap();
+        assertEquals(FORGET_BEFORE + 1, lab.zscore(keys.workers(queue), worker),
+                "a copy it still moves in must be found by the next reaper turn");
+
+        beat(FORGET_BEFORE - 1);
+        reap();
+        assertNull(lab.zscore(keys.workers(queue), worker), "long dead with an empty list: forgotten");
+    }
+
+    @Test
+    void atShutdownTheWholeListGoesBackAndAnExpiredHeartbeatIsLeftBehind() {
+        beat(CUTOFF + 5_000);
+        String a = running(worker + ":1");
+        String b = running(worker + ":2");
+
+        assertEquals(2, requeue("all", List.of(Long.toString(CUTOFF - 1), "0")).size());
+
+        assertEquals(List.of(), lab.lrange(keys.processing(queue, worker)));
+        assertEquals(2, lab.lrange(keys.pending(queue)).size());
+        assertRequeued(a);
+        assertRequeued(b);
+        assertEquals(CUTOFF - 1, lab.zscore(keys.workers(queue), worker),
+                "so that a copy still landing in its list is requeued by the reaper");
+    }
+
+    @Test
+    void givenCopiesGoBackButTheLocksOfExecutionsStillRunningStay() {
+        String lost = running(worker + ":1");
+        String runs = running(worker + ":2");
+        String untouched = running(worker + ":3");
+        List<String> list = lab.lrange(keys.processing(queue, worker));
+        String lostEnvelope = Envelopes.flaky(lost, 0);
+        String runsEnvelope = Envelopes.flaky(runs, 0);
+        String notInTheList = Envelopes.flaky(uniqueId("gone"), 0);
+
+        List<String> moved = requeue("given", List.of("", "", "3", lostEnvelope, runsEnvelope, notInTheList,
+                worker + ":2"));
+
+        assertEquals(2, moved.size(), "a copy that is not in the list is not pushed: " + moved);
+        assertEquals(List.of(Envelopes.flaky(untouched, 0)), lab.lrange(keys.processing(queue, worker)),
+                "copies not given stay: " + list);
+        assertEquals(List.of(lostEnvelope, runsEnvelope), lab.lrange(keys.pending(queue)));
+        assertRequeued(lost);
+        assertLeftAlone(runs, worker + ":2");
+    }
+
+    @Test
+    void anUnreadableCopyGoesBackAsUnknown() {
+        beat(CUTOFF - 1);
+        lab.call("LPUSH", keys.processing(queue, worker), "{not json");
+
+        assertEquals(List.of("unknown"), reap());
+        assertEquals(List.of("{not json"), lab.lrange(keys.pending(queue)));
+    }
+}

@@ -1,0 +1,63 @@
+package io.dedupq.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.dedupq.support.Configs;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The key layout of README's table, spelled by RedisKeys alone: every key of a queue carries the
+ * queue's hash tag (one cluster slot per queue, as the scripts need), every key of an account or
+ * a campaign the resource's own.
+ */
+class RedisKeysTest {
+
+    private final RedisKeys keys = new RedisKeys(Configs.dedupq(Map.of()));
+
+    @Test
+    void queueKeysShareTheQueuesHashTag() {
+        assertEquals("{dedupq:payment}:", keys.base("payment"));
+        assertEquals("{dedupq:payment}:pending", keys.pending("payment"));
+        assertEquals("{dedupq:payment}:processing:w-1", keys.processing("payment", "w-1"));
+        assertEquals("{dedupq:payment}:delayed", keys.delayed("payment"));
+        assertEquals("{dedupq:payment}:dead", keys.dead("payment"));
+        assertEquals("{dedupq:payment}:lock:t-1", keys.lock("payment", "t-1"));
+        assertEquals("{dedupq:payment}:done:t-1", keys.done("payment", "t-1"));
+        assertEquals("{dedupq:payment}:task:t-1", keys.task("payment", "t-1"));
+        assertEquals("{dedupq:payment}:fence", keys.fence("payment"));
+        assertEquals("{dedupq:payment}:stats", keys.stats("payment"));
+        assertEquals("{dedupq:payment}:workers", keys.workers("payment"));
+        int slot = HashSlot.of(keys.pending("payment"));
+        for (String key : List.of(keys.processing("payment", "w-1"), keys.lock("payment", "t-1"), keys.task("payment", "x"),
+                keys.workers("payment"))) {
+            assertEquals(slot, HashSlot.of(key), key + " is in the queue's slot");
+        }
+    }
+
+    @Test
+    void globalAndResourceKeys() {
+        assertEquals("dedupq:workers", keys.workers());
+        assertEquals("dedupq:joblock:reaper", keys.jobLock("reaper"));
+        assertEquals("dedupq:rollups", keys.rollups());
+        assertEquals("dedupq:account:{acc-1}", keys.account("acc-1"));
+        assertEquals("dedupq:account:{acc-1}:ledger", keys.accountLedger("acc-1"));
+        assertEquals("dedupq:account:{acc-1}:applied", keys.accountApplied("acc-1"));
+        assertEquals("dedupq:campaign:{c-1}", keys.campaign("c-1"));
+        assertEquals("dedupq:campaign:{c-1}:vouchers", keys.campaignVouchers("c-1"));
+        assertEquals("dedupq:campaign:{c-1}:issued", keys.campaignIssued("c-1"));
+        assertEquals("dedupq:campaign:{c-1}:codes", keys.campaignCodes("c-1"));
+        assertEquals(HashSlot.of(keys.account("acc-1")), HashSlot.of(keys.accountApplied("acc-1")),
+                "debit.lua touches one slot");
+    }
+
+    @Test
+    void theConfiguredPrefixStartsEveryKey() {
+        RedisKeys acme = new RedisKeys(Configs.dedupq(Map.of("dedupq.key-prefix", "acme")));
+
+        assertEquals("{acme:q}:pending", acme.pending("q"));
+        assertEquals("acme:workers", acme.workers());
+        assertEquals("acme:account:{a}", acme.account("a"));
+    }
+}
