@@ -3,6 +3,7 @@ package io.dedupq.queue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqConfig;
 import io.dedupq.handler.FieldError;
 import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.handler.PayloadBinder;
@@ -21,7 +22,8 @@ import java.util.UUID;
 
 /**
  * The producer side: validates tasks, routes them to their queue and enqueues each id once.
- * Inject it to enqueue in-process; the HTTP API uses it too.
+ * Inject it to enqueue in-process; the HTTP API uses it too. A task without an id gets a random
+ * UUID, unless its queue sets {@code require-id}.
  */
 @ApplicationScoped
 public class TaskQueue {
@@ -32,10 +34,12 @@ public class TaskQueue {
     private final QueueStore store;
     private final Clock clock;
     private final TaskMetrics metrics;
+    private final DedupqConfig config;
 
     public TaskQueue(HandlerRegistry registry, PayloadBinder binder, ObjectMapper mapper, QueueStore store, Clock clock,
-            TaskMetrics metrics) {
+            TaskMetrics metrics, DedupqConfig config) {
         this.registry = registry;
+        this.config = config;
         this.binder = binder;
         this.mapper = mapper;
         this.store = store;
@@ -83,12 +87,18 @@ public class TaskQueue {
     }
 
     private void prepare(TaskSubmission task, String path, List<Prepared> out, List<FieldError> errors) {
-        String id = task.id() == null ? UUID.randomUUID().toString() : task.id();
         int before = errors.size();
-        if (!TaskIds.valid(id)) {
+        Optional<TaskHandler<?>> handler = task.type() == null ? Optional.empty() : registry.handler(task.type());
+        String queue = handler.isPresent() ? registry.queueOf(task.type()) : null;
+        String id = task.id();
+        if (id == null && queue != null && config.queues().get(queue).requireId()) {
+            errors.add(new FieldError(path + "id", "is required by queue " + queue
+                    + ": send an id of your own, and the same id again when you retry"));
+        } else if (id == null) {
+            id = UUID.randomUUID().toString();
+        } else if (!TaskIds.valid(id)) {
             errors.add(new FieldError(path + "id", TaskIds.RULE));
         }
-        Optional<TaskHandler<?>> handler = task.type() == null ? Optional.empty() : registry.handler(task.type());
         if (handler.isEmpty()) {
             errors.add(new FieldError(path + "type", (task.type() == null ? "is required" : "is not a known task type")
                     + "; known types: " + String.join(", ", registry.types())));
@@ -102,7 +112,7 @@ public class TaskQueue {
         JsonNode payload = mapper.valueToTree(bound.value());
         Envelope envelope = new Envelope(id, task.type(), payload, 0, clock.millis());
         try {
-            out.add(new Prepared(id, task.type(), registry.queueOf(task.type()),
+            out.add(new Prepared(id, task.type(), queue,
                     digest(task.type() + "\n" + mapper.writeValueAsString(payload)),
                     mapper.writeValueAsString(envelope)));
         } catch (JsonProcessingException e) {
