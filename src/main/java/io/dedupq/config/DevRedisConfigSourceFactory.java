@@ -10,10 +10,11 @@ import java.util.Map;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
- * In dev mode, REDIS_URL (when set) becomes quarkus.redis.hosts. With no Redis address at all it starts a private redis-server (data under
- * target/dev-redis) and points quarkus.redis.hosts at it, so `./mvnw quarkus:dev` works on a
- * fresh clone. Live reloads reuse the same server; it stops with the JVM. Only the dev profile
- * does this: production never starts Redis itself, tests start their own.
+ * In dev mode, REDIS_URL (when set) becomes quarkus.redis.hosts. With no Redis address at all it
+ * starts a private redis-server (data under target/dev-redis) and points quarkus.redis.hosts at
+ * it, so `./mvnw quarkus:dev` works on a fresh clone. Live reloads reuse the same server; it stops
+ * with the JVM, once the application has stopped using it ({@link DevRedisLease}). Only the dev
+ * profile does this: production never starts Redis itself, tests start their own.
  */
 public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
 
@@ -29,12 +30,17 @@ public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
         String url = configured(given) ? given.getValue() : System.getProperty(STARTED);
         if (url == null) {
             RedisProcess redis = RedisProcess.start(Path.of("target", "dev-redis"));
-            Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "dedupq-dev-redis-stop"));
+            Runtime.getRuntime().addShutdownHook(DevRedisLease.stopAfterRelease(redis));
             url = redis.url();
             System.setProperty(STARTED, url);
             System.out.println("dedupq dev mode: started a private redis-server at " + url + " (data in target/dev-redis)");
         }
         return List.of(new PropertiesConfigSource(Map.of("quarkus.redis.hosts", url), "dedupq-dev-redis", 275));
+    }
+
+    /** True once this JVM has started a private redis-server. */
+    static boolean started() {
+        return System.getProperty(STARTED) != null;
     }
 
     private static boolean configured(ConfigValue value) {

@@ -65,9 +65,10 @@ public final class AppJvm implements AutoCloseable {
         private String redisUrl;
         private String operatorKey;
         private Path log;
+        private Path directory;
 
         private Launch(Path jar) {
-            this.jar = jar;
+            this.jar = jar.toAbsolutePath();
         }
 
         /** Names the JVM in messages and in its shutdown hook. */
@@ -92,9 +93,15 @@ public final class AppJvm implements AutoCloseable {
             return this;
         }
 
-        /** As {@code REDIS_URL}, which the prod profile reads. */
+        /** As {@code REDIS_URL}, which the prod profile reads; without it the JVM has no REDIS_URL at all. */
         public Launch redis(String url) {
             this.redisUrl = url;
+            return this;
+        }
+
+        /** The working directory (default: the test's), where the dev profile keeps its Redis data (target/dev-redis). */
+        public Launch directory(Path dir) {
+            this.directory = dir;
             return this;
         }
 
@@ -124,7 +131,14 @@ public final class AppJvm implements AutoCloseable {
             properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
             command.addAll(List.of("-jar", jar.toString()));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().put("REDIS_URL", redisUrl);
+            if (redisUrl == null) {
+                builder.environment().remove("REDIS_URL");
+            } else {
+                builder.environment().put("REDIS_URL", redisUrl);
+            }
+            if (directory != null) {
+                builder.directory(directory.toFile());
+            }
             if (operatorKey == null) {
                 builder.environment().put("DEDUPQ_SECURITY_ENABLED", "false");
             } else {
@@ -133,6 +147,9 @@ public final class AppJvm implements AutoCloseable {
             }
             try {
                 Files.createDirectories(log.getParent());
+                if (directory != null) {
+                    Files.createDirectories(directory);
+                }
                 long t0 = System.nanoTime();
                 return new AppJvm(name, builder.start(), port, log, operatorKey, t0);
             } catch (IOException e) {
