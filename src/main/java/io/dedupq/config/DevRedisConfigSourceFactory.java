@@ -29,7 +29,7 @@ public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
         ConfigValue given = context.getValue("REDIS_URL");
         String url = configured(given) ? given.getValue() : System.getProperty(STARTED);
         if (url == null) {
-            RedisProcess redis = RedisProcess.start(Path.of("target", "dev-redis"));
+            RedisProcess redis = RedisProcess.startInOwnSession(Path.of("target", "dev-redis"));
             Runtime.getRuntime().addShutdownHook(DevRedisLease.stopAfterRelease(redis));
             url = redis.url();
             System.setProperty(STARTED, url);

@@ -2,6 +2,7 @@ package io.dedupq.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.support.AppJvm;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * JVM shutdown hooks as quarkus:dev's JVM. A payment's handler is held past the shutdown grace
  * (a debugger's breakpoint stops its thread), then SIGTERM ends the JVM as Ctrl-C ends
  * quarkus:dev: the worker pool must hand the copy back to pending before the private Redis stops.
+ * Ctrl-C signals the terminal's whole process group, so the private Redis must not be in the JVM's.
  */
 class DevRedisShutdownIT {
 
@@ -58,6 +60,9 @@ class DevRedisShutdownIT {
             app.awaitHttp(Duration.ofSeconds(120), true);
             worker = app.awaitWorkerId(Duration.ofSeconds(60));
             privateRedis = privateRedisPort(app);
+            // Ctrl-C in a terminal signals the whole foreground process group: Redis must not get it first
+            assertNotEquals(processGroup(app.pid()), processGroup(redisPid(privateRedis)),
+                    "the private redis-server is in the app's process group: Ctrl-C would stop it at once");
             try (Breakpoint handler = Breakpoint.attach(debugPort, PaymentHandler.class.getName(), "handle")) {
                 send(app, "PUT", "/api/accounts/" + ACCOUNT, "{\"currency\":\"EUR\",\"balance\":\"100.00\"}", 201);
                 send(app, "POST", "/api/tasks", "{\"id\":\"" + id + "\",\"type\":\"payment\",\"payload\":{\"accountId\":\""
@@ -112,11 +117,26 @@ class DevRedisShutdownIT {
         } catch (IllegalStateException gone) {
             return false;
         }
-        Matcher pid = Pattern.compile("process_id:(\\d+)").matcher(info);
-        if (pid.find()) {
-            ProcessHandle.of(Long.parseLong(pid.group(1))).ifPresent(ProcessHandle::destroy);
-        }
+        ProcessHandle.of(pidIn(info)).ifPresent(ProcessHandle::destroy);
         return true;
+    }
+
+    private static long redisPid(int port) {
+        return pidIn(RedisCli.run(port, "INFO", "server"));
+    }
+
+    private static long pidIn(String info) {
+        Matcher pid = Pattern.compile("process_id:(\\d+)").matcher(info);
+        if (!pid.find()) {
+            throw new IllegalStateException("no process_id in INFO server: " + info);
+        }
+        return Long.parseLong(pid.group(1));
+    }
+
+    /** The process group of a Linux process, from /proc (the fifth field of its stat line). */
+    private static long processGroup(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
     }
 
     private void send(AppJvm app, String method, String path, String json, int expected) throws Exception {
