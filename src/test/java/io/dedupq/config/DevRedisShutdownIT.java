@@ -10,10 +10,6 @@ import io.dedupq.support.Breakpoint;
 import io.dedupq.support.RedisCli;
 import io.dedupq.tasks.payment.PaymentHandler;
 import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,20 +31,16 @@ import org.junit.jupiter.api.Test;
  */
 class DevRedisShutdownIT {
 
-    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     private static final Duration GRACE = Duration.ofSeconds(2);
     private static final Pattern PRIVATE_REDIS = Pattern.compile("started a private redis-server at redis://127\\.0\\.0\\.1:(\\d+)");
     private static final String ACCOUNT = "acc-held";
 
-    private final HttpClient http = HttpClient.newHttpClient();
-
     @Test
     void copyOfAHandlerPastTheGraceIsBackOnPendingInThePrivateRedisData() throws Exception {
-        assertTrue(Files.isRegularFile(JAR), JAR + " is missing: ./mvnw verify packages it before the integration tests");
         Path dir = Path.of("target", "dev-shutdown", UUID.randomUUID().toString()).toAbsolutePath();
         String id = "pay-held-" + UUID.randomUUID();
-        int debugPort = freePort();
-        AppJvm app = AppJvm.of(JAR).name("dev").directory(dir).log(dir.resolve("app.log"))
+        int debugPort = AppJvm.freePort();
+        AppJvm app = AppJvm.of(AppJvm.packagedJar()).name("dev").directory(dir).log(dir.resolve("app.log"))
                 .jvmOptions(Breakpoint.jvmOption(debugPort))
                 .property("quarkus.profile", "dev")
                 .property("dedupq.worker.shutdown-grace", GRACE.toMillis() + "ms")
@@ -139,17 +131,8 @@ class DevRedisShutdownIT {
         return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
     }
 
-    private void send(AppJvm app, String method, String path, String json, int expected) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.port() + path))
-                .header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json))
-                .timeout(Duration.ofSeconds(10)).build();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    private static void send(AppJvm app, String method, String path, String json, int expected) {
+        HttpResponse<String> response = app.sendUntilAnswered(method, path, json);
         assertEquals(expected, response.statusCode(), method + " " + path + ": " + response.body());
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }
