@@ -240,5 +240,12 @@ public interface DedupqConfig {
         /** Longest retry delay. */
         @WithDefault("5m")
         Duration backoffMax();
+
+        /**
+         * Refuse a task without an id (missing or null) instead of giving it a random UUID: with a
+         * UUID, a producer that retries after a timeout enqueues a second task, so the retry runs too.
+         */
+        @WithDefault("false")
+        boolean requireId();
     }
 }

@@ -14,7 +14,8 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
  * at all it starts a private redis-server (data under target/dev-redis or target/test-redis/private)
  * and points quarkus.redis.hosts at it, so `./mvnw quarkus:dev` works on a fresh clone and an
  * application's {@code @QuarkusTest} needs no Redis of its own. Live reloads and test classes
- * reuse the same server; it stops with the JVM. Production never starts Redis itself.
+ * reuse the same server; it stops with the JVM, once the application has stopped using it
+ * ({@link DevRedisLease}). Production never starts Redis itself.
  */
 public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
 
@@ -33,13 +34,18 @@ public class DevRedisConfigSourceFactory implements ConfigSourceFactory {
         String url = configured(given) ? given.getValue() : System.getProperty(STARTED);
         if (url == null) {
             Path data = dev ? Path.of("target", "dev-redis") : Path.of("target", "test-redis", "private");
-            RedisProcess redis = RedisProcess.start(data);
-            Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "dedupq-dev-redis-stop"));
+            RedisProcess redis = RedisProcess.startInOwnSession(data);
+            Runtime.getRuntime().addShutdownHook(DevRedisLease.stopAfterRelease(redis));
             url = redis.url();
             System.setProperty(STARTED, url);
             System.out.println("dedupq: started a private redis-server at " + url + " (data in " + data + ")");
         }
         return List.of(new PropertiesConfigSource(Map.of("quarkus.redis.hosts", url), "dedupq-dev-redis", 275));
+    }
+
+    /** True once this JVM has started a private redis-server. */
+    static boolean started() {
+        return System.getProperty(STARTED) != null;
     }
 
     private static boolean configured(ConfigValue value) {

@@ -29,13 +29,15 @@ public final class RedisProcess {
     private final int port;
     private final List<String> extraArgs;
     private final boolean tls;
+    private final boolean ownSession;
     private Process process;
 
-    private RedisProcess(Path dir, int port, List<String> extraArgs, boolean tls) {
+    private RedisProcess(Path dir, int port, List<String> extraArgs, boolean tls, boolean ownSession) {
         this.dir = dir;
         this.port = port;
         this.extraArgs = List.copyOf(extraArgs);
         this.tls = tls;
+        this.ownSession = ownSession;
     }
 
     /**
@@ -43,7 +45,18 @@ public final class RedisProcess {
      * more redis-server options, e.g. {@code --requirepass secret}.
      */
     public static RedisProcess start(Path dir, String... extraArgs) {
-        RedisProcess redis = new RedisProcess(dir, freePort(), List.of(extraArgs), false);
+        RedisProcess redis = new RedisProcess(dir, freePort(), List.of(extraArgs), false, false);
+        redis.start();
+        return redis;
+    }
+
+    /**
+     * As {@link #start(Path, String...)}, in a session of its own (setsid, where the system has
+     * it): a terminal's Ctrl-C signals its whole foreground process group, and then reaches only
+     * the JVM, which stops this server once it is done with it.
+     */
+    public static RedisProcess startInOwnSession(Path dir) {
+        RedisProcess redis = new RedisProcess(dir, freePort(), List.of(), false, true);
         redis.start();
         return redis;
     }
@@ -61,7 +74,7 @@ public final class RedisProcess {
                 "--tls-ca-cert-file", certs.resolve("ca.crt").toAbsolutePath().toString(),
                 "--tls-auth-clients", "no"));
         args.addAll(List.of(extraArgs));
-        RedisProcess redis = new RedisProcess(dir, port, args, true);
+        RedisProcess redis = new RedisProcess(dir, port, args, true, false);
         redis.start();
         return redis;
     }
@@ -83,7 +96,12 @@ public final class RedisProcess {
         requireRedisServer(System.getenv("PATH"));
         try {
             Files.createDirectories(dir);
-            List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port),
+            List<String> command = new ArrayList<>();
+            if (ownSession && onPath(System.getenv("PATH"), "setsid")) {
+                // setsid execs redis-server in the same process: pid() stays the server's
+                command.add("setsid");
+            }
+            command.addAll(List.of("redis-server", "--port", Integer.toString(port),
                     "--bind", "127.0.0.1", "--dir", dir.toAbsolutePath().toString(), "--appendonly", "yes",
                     "--appendfsync", "everysec", "--save", "", "--daemonize", "no",
                     "--logfile", dir.resolve("redis.log").toAbsolutePath().toString()));
@@ -193,13 +211,19 @@ public final class RedisProcess {
 
     /** Fails at once, saying how to get Redis, when no redis-server is on {@code path}. */
     static void requireRedisServer(String path) {
+        if (!onPath(path, "redis-server")) {
+            throw new IllegalStateException(MISSING);
+        }
+    }
+
+    private static boolean onPath(String path, String program) {
         if (path != null) {
             for (String folder : path.split(File.pathSeparator)) {
-                if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, "redis-server"))) {
-                    return;
+                if (!folder.isEmpty() && Files.isExecutable(Path.of(folder, program))) {
+                    return true;
                 }
             }
         }
-        throw new IllegalStateException(MISSING);
+        return false;
     }
 }

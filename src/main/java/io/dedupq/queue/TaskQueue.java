@@ -3,6 +3,7 @@ package io.dedupq.queue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqConfig;
 import io.dedupq.config.DedupqJson;
 import io.dedupq.handler.FieldError;
 import io.dedupq.handler.HandlerRegistry;
@@ -24,7 +25,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 
 /**
  * The producer side: validates tasks, routes them to their queue and enqueues each id once.
- * Inject it to enqueue in-process; the HTTP API uses it too, so both give the same answers.
+ * Inject it to enqueue in-process; the HTTP API uses it too, so both give the same answers. A task
+ * without an id gets a random UUID, unless its queue sets {@code require-id}.
  *
  * <p>Errors: {@link InvalidTaskException} (its {@code errors()} name each wrong field; nothing was
  * enqueued) and {@link StoreUnavailableException} (Redis did not answer in time; a write may or
@@ -41,10 +43,12 @@ public class TaskQueue {
     private final Clock clock;
     private final TaskMetrics metrics;
     private final TaskCanceller canceller;
+    private final DedupqConfig config;
 
     public TaskQueue(HandlerRegistry registry, PayloadBinder binder, @DedupqJson ObjectMapper mapper, QueueStore store,
-            Clock clock, TaskMetrics metrics, TaskCanceller canceller) {
+            Clock clock, TaskMetrics metrics, TaskCanceller canceller, DedupqConfig config) {
         this.registry = registry;
+        this.config = config;
         this.binder = binder;
         this.mapper = mapper;
         this.store = store;
@@ -59,7 +63,7 @@ public class TaskQueue {
 
     /**
      * Enqueues a task of {@code type} whose payload is {@code payload} (the handler's payload
-     * record, or a JSON tree); {@code id} null means a random UUID.
+     * record, or a JSON tree); {@code id} null means a random UUID, or a refusal where the queue sets {@code require-id}.
      */
     public EnqueueResult enqueue(String id, String type, Object payload) {
         JsonNode tree = payload instanceof JsonNode node ? node : mapper.valueToTree(payload);
@@ -120,12 +124,18 @@ public class TaskQueue {
     }
 
     private void prepare(TaskSubmission task, String path, List<Prepared> out, List<FieldError> errors) {
-        String id = task.id() == null ? UUID.randomUUID().toString() : task.id();
         int before = errors.size();
-        if (!TaskIds.valid(id)) {
+        Optional<TaskHandler<?>> handler = task.type() == null ? Optional.empty() : registry.handler(task.type());
+        String queue = handler.isPresent() ? registry.queueOf(task.type()) : null;
+        String id = task.id();
+        if (id == null && queue != null && config.queues().get(queue).requireId()) {
+            errors.add(new FieldError(path + "id", "is required by queue " + queue
+                    + ": send an id of your own, and the same id again when you retry"));
+        } else if (id == null) {
+            id = UUID.randomUUID().toString();
+        } else if (!TaskIds.valid(id)) {
             errors.add(new FieldError(path + "id", TaskIds.RULE));
         }
-        Optional<TaskHandler<?>> handler = task.type() == null ? Optional.empty() : registry.handler(task.type());
         if (handler.isEmpty()) {
             errors.add(new FieldError(path + "type", (task.type() == null ? "is required" : "is not a known task type")
                     + "; known types: " + String.join(", ", registry.types())));
@@ -139,7 +149,7 @@ public class TaskQueue {
         JsonNode payload = mapper.valueToTree(bound.value());
         Envelope envelope = new Envelope(id, task.type(), payload, 0, clock.millis());
         try {
-            out.add(new Prepared(id, task.type(), registry.queueOf(task.type()),
+            out.add(new Prepared(id, task.type(), queue,
                     digest(task.type() + "\n" + mapper.writeValueAsString(payload)),
                     mapper.writeValueAsString(envelope)));
         } catch (JsonProcessingException e) {

@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** One task as a producer hands it over; a null id is replaced by a random UUID. */
+/** One task as a producer hands it over; a null id is replaced by a random UUID unless the queue sets require-id. */
 public record TaskSubmission(
-        @Schema(description = "1-128 of A-Z a-z 0-9 . _ : - starting with a letter or digit; omitted: a UUID",
+        @Schema(description = "1-128 of A-Z a-z 0-9 . _ : - starting with a letter or digit; "
+                + "omitted or null: a UUID, or 400 on a queue that sets require-id",
                 pattern = TaskIds.PATTERN) String id,
         @Schema(required = true, description = "a known task type, e.g. payment or voucher") String type,
         @Schema(required = true, type = SchemaType.OBJECT, description = "the task type's payload") JsonNode payload) {

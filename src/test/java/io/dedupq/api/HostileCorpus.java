@@ -94,8 +94,8 @@ final class HostileCorpus {
 
     private static List<String> badTaskField(String field) {
         return switch (field) {
-            // a missing or null id is fine (a UUID is made), so only present, wrong ones
-            case "id" -> concat(badIds(), WRONG_ANYWHERE);
+            // the payment queue sets require-id: a missing or null id is refused too (no UUID is made)
+            case "id" -> required(badIds());
             case "type" -> required(concat(BAD_TYPES, NUMBERS));
             default -> required(concat(List.of(str("payload"), "{}"), NUMBERS));
         };

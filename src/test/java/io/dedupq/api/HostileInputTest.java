@@ -95,7 +95,9 @@ class HostileInputTest {
         List<String> unparseable = List.of(
                 "not json at all " + marker,
                 "[\"" + marker + "\"]",
+                // no id, or a null one: nothing to deduplicate on and nothing to retry by, whatever require-id says
                 "{\"type\":\"payment\",\"payload\":{},\"note\":\"" + marker + "\"}",
+                "{\"id\":null,\"type\":\"payment\",\"payload\":{},\"note\":\"" + marker + "\"}",
                 "{\"id\":\"has spaces " + marker + "\",\"type\":\"payment\",\"payload\":{}}",
                 "{\"id\":42,\"type\":\"payment\",\"note\":\"" + marker + "\"}",
                 "{\"id\":\"" + marker + "-no-type\",\"payload\":{}}",

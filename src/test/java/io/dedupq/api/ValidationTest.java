@@ -21,7 +21,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -87,9 +86,16 @@ class ValidationTest {
     }
 
     private static Stream<Case> idCases() {
-        return Stream.of(str("a b"), str("{x}"), str("a*b"), str("a\nb"), str("x".repeat(129)), str("-abc"),
-                str("café"), str(""), "123", "true", "{}")
+        Stream<Case> malformed = Stream.of(str("a b"), str("{x}"), str("a*b"), str("a\nb"), str("x".repeat(129)),
+                str("-abc"), str("café"), str(""), "123", "true", "{}")
                 .map(id -> task("id = " + label(id), validTask("unused").with("id", id), "id"));
+        // payment and voucher set require-id: no UUID is made up for them, a retry would run again
+        Stream<Case> required = Stream.of("null", null).flatMap(id -> Stream.of(
+                task("payment id = " + label(id), validTask("unused").withOrWithout("id", id), "id")
+                        .mentioning("required", "payment"),
+                task("voucher id = " + label(id), Bodies.task("unused", "voucher", Bodies.voucher())
+                        .withOrWithout("id", id), "id").mentioning("required", "voucher")));
+        return Stream.concat(malformed, required);
     }
 
     private static Stream<Case> typeCases() {
@@ -196,6 +202,10 @@ class ValidationTest {
                         .with("payload", Bodies.payment(ACCOUNT).with("currency", str("eur"))))),
                         "tasks[1].payload.currency", ids),
                 batch("tasks[2] with a bad id", Bodies.batch(replace(valid, 2, validTask("bad id"))), "tasks[2].id", ids),
+                batch("tasks[1] without an id", Bodies.batch(replace(valid, 1, validTask("unused").without("id"))),
+                        "tasks[1].id", ids).mentioning("required"),
+                batch("tasks[2] with a null id", Bodies.batch(replace(valid, 2, validTask("unused").with("id", "null"))),
+                        "tasks[2].id", ids).mentioning("required"),
                 batch("tasks[1] is not an object", Bodies.batch(replace(valid, 1, "5")), "tasks[1]", ids),
                 batch("tasks[0] has an unknown type", Bodies.batch(replace(valid, 0, validTask(ids.get(0))
                         .with("type", str("refund")))), "tasks[0].type", ids).mentioning("payment", "voucher"));
@@ -238,17 +248,6 @@ class ValidationTest {
                 campaignField("currency", str("usd")),
                 campaignField("currency", "true"),
                 badPathId("/api/campaigns/", "a%20b", Bodies.campaign()));
-    }
-
-    @Test
-    void missingIdIsReplacedByAUuid() {
-        Response response = given().contentType(ContentType.JSON)
-                .body(validTask("unused").without("id").toString()).post("/api/tasks");
-
-        assertEquals(202, response.statusCode(), response.asString());
-        String id = response.jsonPath().getString("id");
-        assertEquals(id, UUID.fromString(id).toString(), "a UUID in its canonical form");
-        given().get("/api/tasks/" + id).then().statusCode(200);
     }
 
     @ParameterizedTest(name = "{0}")

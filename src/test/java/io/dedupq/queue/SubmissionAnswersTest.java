@@ -17,25 +17,42 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.handler.FieldError;
 import io.dedupq.support.RedisTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
-/** What POST /api/tasks, POST /api/tasks/batch, GET /api/tasks/{id} and GET /api/queues answer. */
+/**
+ * What POST /api/tasks, POST /api/tasks/batch, GET /api/tasks/{id} and GET /api/queues answer, and
+ * the in-process {@link TaskQueue} where it decides the same.
+ */
 @QuarkusTest
 @WithTestResource(RedisTestResource.class)
 class SubmissionAnswersTest {
 
     private static final String PROBLEM_JSON = "application/problem+json";
+
+    @Inject
+    TaskQueue tasks;
+
+    @Inject
+    ObjectMapper mapper;
 
     @Test
     void sameIdWithAnotherPayloadIsAConflictAndEnqueuesNothing() {
@@ -61,16 +78,39 @@ class SubmissionAnswersTest {
         assertEquals(0, new BigDecimal("49.00").compareTo(account.get("balance")));
     }
 
-    @Test
-    void taskWithoutIdGetsAGeneratedUuid() {
-        Map<String, Object> task = Map.of("type", "flaky", "payload", flaky(0));
-
-        String id = submit(task).then().statusCode(202).body("queue", equalTo("flaky"))
-                .body("status", equalTo("queued")).extract().path("id");
+    /** The flaky queue does not set require-id: a missing id and an explicit null are given a UUID alike. */
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"type\":\"flaky\",\"payload\":{\"failures\":0}}",
+            "{\"id\":null,\"type\":\"flaky\",\"payload\":{\"failures\":0}}"})
+    void taskWithoutIdGetsAGeneratedUuid(String task) {
+        String id = given().contentType(ContentType.JSON).body(task).post("/api/tasks").then().statusCode(202)
+                .body("queue", equalTo("flaky")).body("status", equalTo("queued")).extract().path("id");
 
         assertNotNull(id);
         assertEquals(id, UUID.fromString(id).toString(), "the id is a UUID in its canonical form");
         awaitStatus(id, "succeeded");
+    }
+
+    /** The in-process API validates as HTTP does: payment sets require-id, flaky does not. */
+    @Test
+    void taskQueueInProcessRefusesATaskWithoutIdOnAQueueThatRequiresOne() {
+        JsonNode payment = mapper.valueToTree(payment(openAccount("EUR", "10.00"), "1.00"));
+        String withId = uniqueId("pay-in-process");
+        long enqueuedBefore = stat("payment", "enqueued");
+
+        InvalidTaskException single = assertThrows(InvalidTaskException.class,
+                () -> tasks.enqueue(new TaskSubmission(null, "payment", payment)));
+        InvalidTaskException batch = assertThrows(InvalidTaskException.class, () -> tasks.enqueueAll(List.of(
+                new TaskSubmission(withId, "payment", payment), new TaskSubmission(null, "payment", payment))));
+
+        assertEquals(List.of("id"), single.errors().stream().map(FieldError::field).toList());
+        assertEquals(List.of("tasks[1].id"), batch.errors().stream().map(FieldError::field).toList());
+        assertTrue(single.errors().get(0).message().contains("required"), single.errors().toString());
+        assertEquals(0, stat("payment", "enqueued") - enqueuedBefore, "nothing enqueued");
+        given().get("/api/tasks/" + withId).then().statusCode(404);
+        EnqueueResult flaky = tasks.enqueue(new TaskSubmission(null, "flaky", mapper.valueToTree(flaky(0))));
+        assertEquals(flaky.id(), UUID.fromString(flaky.id()).toString(), "flaky gets a UUID");
+        awaitStatus(flaky.id(), "succeeded");
     }
 
     @Test

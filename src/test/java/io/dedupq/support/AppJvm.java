@@ -1,9 +1,15 @@
 package io.dedupq.support;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +33,7 @@ public final class AppJvm implements AutoCloseable {
 
     private static final long TICKS_PER_SECOND = 100; // USER_HZ on Linux
     private static final Pattern WORKER_ID = Pattern.compile("worker (\\S+) consuming queues");
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     private final String name;
     private final Process process;
@@ -51,6 +58,19 @@ public final class AppJvm implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
+    /**
+     * The fast-jar that {@code ./mvnw verify} packages before the integration tests. A native build
+     * (-Dnative) has none: a test that needs it is skipped there.
+     */
+    public static Path packagedJar() {
+        Path jar = Path.of("target", "quarkus-app", "quarkus-run.jar");
+        String nativeRunner = System.getProperty("native.image.path", "");
+        assumeFalse(!Files.exists(jar) && !nativeRunner.isEmpty() && Files.exists(Path.of(nativeRunner)),
+                "a native build (-Dnative) has no fast-jar");
+        assertTrue(Files.isRegularFile(jar), jar + " is missing: ./mvnw verify packages it before the integration tests");
+        return jar;
+    }
+
     /** How to start one JVM of {@code jar}; {@link Launch#start()} starts it. */
     public static Launch of(Path jar) {
         return new Launch(jar);
@@ -65,9 +85,10 @@ public final class AppJvm implements AutoCloseable {
         private String redisUrl;
         private String operatorKey;
         private Path log;
+        private Path directory;
 
         private Launch(Path jar) {
-            this.jar = jar;
+            this.jar = jar.toAbsolutePath();
         }
 
         /** Names the JVM in messages and in its shutdown hook. */
@@ -92,9 +113,15 @@ public final class AppJvm implements AutoCloseable {
             return this;
         }
 
-        /** As {@code REDIS_URL}, which the prod profile reads. */
+        /** As {@code REDIS_URL}, which the prod profile reads; without it the JVM has no REDIS_URL at all. */
         public Launch redis(String url) {
             this.redisUrl = url;
+            return this;
+        }
+
+        /** The working directory (default: the test's), where the dev profile keeps its Redis data (target/dev-redis). */
+        public Launch directory(Path dir) {
+            this.directory = dir;
             return this;
         }
 
@@ -124,7 +151,14 @@ public final class AppJvm implements AutoCloseable {
             properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
             command.addAll(List.of("-jar", jar.toString()));
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-            builder.environment().put("REDIS_URL", redisUrl);
+            if (redisUrl == null) {
+                builder.environment().remove("REDIS_URL");
+            } else {
+                builder.environment().put("REDIS_URL", redisUrl);
+            }
+            if (directory != null) {
+                builder.directory(directory.toFile());
+            }
             if (operatorKey == null) {
                 builder.environment().put("DEDUPQ_SECURITY_ENABLED", "false");
             } else {
@@ -133,6 +167,9 @@ public final class AppJvm implements AutoCloseable {
             }
             try {
                 Files.createDirectories(log.getParent());
+                if (directory != null) {
+                    Files.createDirectories(directory);
+                }
                 long t0 = System.nanoTime();
                 return new AppJvm(name, builder.start(), port, log, operatorKey, t0);
             } catch (IOException e) {
@@ -172,6 +209,41 @@ public final class AppJvm implements AutoCloseable {
             sleep(200);
         }
         return workerId;
+    }
+
+    /**
+     * One request with a JSON body (null: none) to this JVM's HTTP port, with the operator key when
+     * it has one; the answer's status and body.
+     */
+    public HttpResponse<String> send(String method, String path, String json) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        if (operatorKey != null) {
+            request.header("X-API-Key", operatorKey);
+        }
+        try {
+            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(method + " " + path + " to " + name + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * As {@link #send}, again with the same body while the answer is 503 (Redis too slow for the
+     * guard's timeout on a busy machine), as README tells producers to retry; for up to 30 s.
+     */
+    public HttpResponse<String> sendUntilAnswered(String method, String path, String json) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        HttpResponse<String> response = send(method, path, json);
+        while (response.statusCode() == 503 && System.nanoTime() < deadline) {
+            sleep(200);
+            response = send(method, path, json);
+        }
+        return response;
     }
 
     private Optional<Integer> status(String path) {
@@ -349,7 +421,8 @@ public final class AppJvm implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    /** A port nothing listens on now (for the JVM's HTTP port, or a debugger's). */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
