@@ -133,7 +133,8 @@ static jint forwardOnLoad(const char *soname, JavaVM *vm, void *reserved) {
     jint (*onLoad)(JavaVM *, void *) = (jint (*)(JavaVM *, void *)) dlsym(handle, "JNI_OnLoad");
     jint version = onLoad != NULL ? onLoad(vm, reserved) : JNI_VERSION_1_8;
     dlclose(handle);
-    return version;
+    /* a linked-in library must ask for JNI 1.8 at least; the shared ones ask for 1.2 */
+    return version < 0 || version >= JNI_VERSION_1_8 ? version : JNI_VERSION_1_8;
 }
 
 #define ON_LOAD(lib) \
