@@ -56,6 +56,12 @@ public class NativeImageLauncher {
             Map.entry("future-defaults", "FutureDefaults"),
             Map.entry("strict-image-heap", "StrictImageHeap"));
 
+    /** The value an API option takes when given without one (the builder's APIOption default). */
+    private static final Map<String, String> API_DEFAULTS = Map.of(
+            "link-at-build-time", "",
+            "exact-reachability-metadata", "",
+            "enable-monitoring", "all");
+
     /** Options that stand for one fixed value of a builder option. */
     private static final Map<String, String> FIXED_OPTIONS = Map.of(
             "--no-fallback", "-H:FallbackThreshold=0",
@@ -75,6 +81,7 @@ public class NativeImageLauncher {
     private String mainClass;
     private String imageName;
     private boolean jarMode;
+    private boolean dryRun;
 
     NativeImageLauncher(Path home, String version) {
         this.home = home;
@@ -166,9 +173,10 @@ public class NativeImageLauncher {
         Files.writeString(argFile, String.join("\0", imageArgs));
         command.add("--image-args-file=" + argFile);
 
-        if (Boolean.getBoolean("native.launcher.verbose")) {
-            System.err.println(String.join(" ", command));
-            System.err.println(String.join(" ", imageArgs));
+        if (dryRun) {
+            System.out.println(String.join(" ", command));
+            System.out.println(String.join("\n", imageArgs));
+            return 0;
         }
         ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
         pb.environment().put("USE_NATIVE_IMAGE_JAVA_PLATFORM_MODULE_SYSTEM", "true");
@@ -197,6 +205,8 @@ public class NativeImageLauncher {
                 }
             } else if (arg.equals("-o")) {
                 imageName = args.get(++i);
+            } else if (arg.equals("--dry-run")) {
+                dryRun = true;
             } else if (arg.equals("--exclude-config")) {
                 excludedConfigs.add(new Pattern[] {Pattern.compile(args.get(++i)), Pattern.compile(args.get(++i))});
             } else if (arg.startsWith("-march=")) {
@@ -224,7 +234,13 @@ public class NativeImageLauncher {
                 if (hosted == null) {
                     throw new IllegalArgumentException("option " + arg + " (from " + origin + ") is not known to this native-image launcher");
                 }
-                builderArgs.add(eq < 0 ? "-H:+" + hosted : "-H:" + hosted + "=" + arg.substring(eq + 1));
+                if (eq >= 0) {
+                    builderArgs.add("-H:" + hosted + "=" + arg.substring(eq + 1));
+                } else if (API_DEFAULTS.containsKey(name)) {
+                    builderArgs.add("-H:" + hosted + "=" + API_DEFAULTS.get(name));
+                } else {
+                    builderArgs.add("-H:+" + hosted);
+                }
             } else if (!arg.startsWith("-")) {
                 if (jarMode || mainClass != null) {
                     imageName = arg;
@@ -249,6 +265,22 @@ public class NativeImageLauncher {
             String main = manifest.getMainAttributes().getValue("Main-Class");
             if (main != null) {
                 mainClass = main;
+            }
+            // as GraalVM's driver: the main jar's module attributes are the image's too
+            String opens = manifest.getMainAttributes().getValue("Add-Opens");
+            if (opens != null) {
+                for (String target : opens.trim().split("\\s+")) {
+                    builderArgs.add("-H:AddOpens=" + target + "=ALL-UNNAMED");
+                }
+            }
+            String exports = manifest.getMainAttributes().getValue("Add-Exports");
+            if (exports != null) {
+                for (String target : exports.trim().split("\\s+")) {
+                    builderArgs.add("-H:AddExports=" + target + "=ALL-UNNAMED");
+                }
+            }
+            if ("ALL-UNNAMED".equals(manifest.getMainAttributes().getValue("Enable-Native-Access"))) {
+                javaArgs.add("--enable-native-access=ALL-UNNAMED");
             }
             String cp = manifest.getMainAttributes().getValue("Class-Path");
             if (cp != null) {
