@@ -28,7 +28,7 @@ static int bit(uint32_t reg, int n) {
 
 void determineCPUFeatures(CPUFeatures *f) {
     uint32_t max, a, b, c, d;
-    uint32_t c1 = 0, d1 = 0, b7 = 0, c7 = 0, d7 = 0, a71 = 0, d71 = 0, ce = 0, de = 0, de7 = 0, b8 = 0;
+    uint32_t c1 = 0, d1 = 0, b7 = 0, c7 = 0, d7 = 0, a71 = 0, ce = 0, de = 0, de7 = 0;
     uint64_t xcr0 = 0;
 
     max = __get_cpuid_max(0, NULL);
@@ -37,7 +37,7 @@ void determineCPUFeatures(CPUFeatures *f) {
     }
     if (max >= 7) {
         __cpuid_count(7, 0, a, b7, c7, d7);
-        __cpuid_count(7, 1, a71, b, c, d71);
+        __cpuid_count(7, 1, a71, b, c, d);
     }
     uint32_t maxExt = __get_cpuid_max(0x80000000, NULL);
     if (maxExt >= 0x80000001) {
@@ -45,9 +45,6 @@ void determineCPUFeatures(CPUFeatures *f) {
     }
     if (maxExt >= 0x80000007) {
         __cpuid(0x80000007, a, b, c, de7);
-    }
-    if (maxExt >= 0x80000008) {
-        __cpuid(0x80000008, a, b8, c, d);
     }
     int osxsave = bit(c1, 27);
     if (osxsave) {
@@ -123,8 +120,6 @@ void determineCPUFeatures(CPUFeatures *f) {
     f->fCET_IBT = bit(d7, 20);
     f->fSHA512 = f->fAVX && bit(a71, 0);
     f->fAVX_IFMA = f->fAVX2 && bit(a71, 23);
-    (void) b8;
-    (void) d71;
     /* APX and AVX10 need OS support this helper does not check: reported absent */
     f->fAPX_F = 0;
     f->fAVX10_1 = 0;

@@ -17,32 +17,26 @@
 
 static char cgroupDir[4096];
 
-/* The first word of a cgroup file, or NULL; "max" means no limit. */
-static int readWord(const char *file, char *word, size_t size) {
+static FILE *openCgroupFile(const char *file) {
     char path[4200];
     snprintf(path, sizeof(path), "%s/%s", cgroupDir, file);
-    FILE *fp = fopen(path, "r");
-    if (fp == NULL) {
-        return 0;
-    }
-    int ok = fscanf(fp, "%255s", word) == 1;
-    fclose(fp);
-    (void) size;
-    return ok;
+    return fopen(path, "r");
 }
 
+/* A limit from a one-value cgroup file; -1 for "max" (no limit) or when it cannot be read. */
 static long readLimit(const char *file) {
-    char word[256];
-    if (!readWord(file, word, sizeof(word)) || strcmp(word, "max") == 0) {
+    FILE *fp = openCgroupFile(file);
+    if (fp == NULL) {
         return -1;
     }
-    return atol(word);
+    char word[256];
+    int ok = fscanf(fp, "%255s", word) == 1;
+    fclose(fp);
+    return !ok || strcmp(word, "max") == 0 ? -1 : atol(word);
 }
 
 static int cpuLimit(void) {
-    char path[4200];
-    snprintf(path, sizeof(path), "%s/cpu.max", cgroupDir);
-    FILE *fp = fopen(path, "r");
+    FILE *fp = openCgroupFile("cpu.max");
     if (fp == NULL) {
         return -1;
     }
@@ -113,9 +107,7 @@ long svm_container_memory_max_usage_in_bytes(void) {
 
 /* memory.stat: "anon" is the resident part HotSpot reports as RSS, "file" the page cache */
 static long statValue(const char *key) {
-    char path[4200];
-    snprintf(path, sizeof(path), "%s/memory.stat", cgroupDir);
-    FILE *fp = fopen(path, "r");
+    FILE *fp = openCgroupFile("memory.stat");
     if (fp == NULL) {
         return -1;
     }
