@@ -19,6 +19,8 @@
 # BULLMQ_SRC=../shared/bench/peers/bullmq (the peer; copied to target/bench/bullmq, npm ci there)
 # BENCH_APP_PROPS="k=v,k=v" (extra system properties for every dedupq JVM)
 # BENCH_JVM_OPTS="-XX:+UseParallelGC" (options of every dedupq JVM; the default is the collector of docker/Dockerfile.jvm)
+# NATIVE_RUNNER=path (the measured pods run that native executable of the app instead of its
+#   JVM; see docs/native.md for building one on this machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -59,6 +61,10 @@ cp -r $APP/dedup-off/quarkus-app "$SNAP/app/dedup-off/quarkus-app"
 cp -r target/classes "$SNAP/classes"
 cp -r target/test-classes "$SNAP/test-classes"
 export JAR=$SNAP/app/quarkus-app/quarkus-run.jar
+if [ -n "${NATIVE_RUNNER:-}" ]; then
+  cp "$NATIVE_RUNNER" "$SNAP/dedupq-runner"
+  export JAR=$SNAP/dedupq-runner
+fi
 export DOC=${DOC:-docs/benchmarks.md}
 exec java -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
   -cp "$SNAP/test-classes:$SNAP/classes:$(cat target/bench/classpath.txt)" io.dedupq.bench.Benchmark

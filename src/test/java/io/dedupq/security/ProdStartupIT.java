@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.config.RedisProcess;
+import io.dedupq.support.AppJvm;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class ProdStartupIT {
 
-    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    private static final Path APP = AppJvm.packaged();
     private static final Path DIR = Path.of("target", "prod-startup", UUID.randomUUID().toString());
     private static RedisProcess redis;
 
@@ -87,8 +88,8 @@ class ProdStartupIT {
 
     private static Process start(int port, Map<String, String> env, Path log) throws IOException {
         Files.createDirectories(DIR);
-        ProcessBuilder builder = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-Xmx256m", "-Dquarkus.http.port=" + port, "-jar", JAR.toString()))
+        ProcessBuilder builder = new ProcessBuilder(AppJvm.command(APP, List.of("-Xmx256m"),
+                Map.of("quarkus.http.port", String.valueOf(port))))
                 .redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("REDIS_URL", redis.url());
         builder.environment().putAll(env);

@@ -59,8 +59,8 @@ public final class AppJvm implements AutoCloseable {
     }
 
     /**
-     * The fast-jar that {@code ./mvnw verify} packages before the integration tests. A native build
-     * (-Dnative) has none: a test that needs it is skipped there.
+     * The fast-jar itself, for a test that needs a JVM (a dev-profile start, a debugger): a native
+     * build (-Dnative) has none, so such a test is skipped there.
      */
     public static Path packagedJar() {
         Path jar = Path.of("target", "quarkus-app", "quarkus-run.jar");
@@ -71,7 +71,42 @@ public final class AppJvm implements AutoCloseable {
         return jar;
     }
 
-    /** How to start one JVM of {@code jar}; {@link Launch#start()} starts it. */
+    /**
+     * The packaged application the tests start: the fast-jar, or, in a native build
+     * ({@code -Dnative} builds no fast-jar), the native executable failsafe names in
+     * {@code native.image.path}.
+     */
+    public static Path packaged() {
+        Path jar = Path.of("target", "quarkus-app", "quarkus-run.jar");
+        String runner = System.getProperty("native.image.path", "");
+        return !Files.exists(jar) && !runner.isEmpty() && Files.exists(Path.of(runner)) ? Path.of(runner) : jar;
+    }
+
+    /**
+     * The command line that starts {@code app} with these system properties: java with
+     * {@code jvmOptions} for a jar; the executable itself for a native one (a file not ending in
+     * .jar), where HotSpot options do not apply.
+     */
+    public static List<String> command(Path app, List<String> jvmOptions, Map<String, String> properties) {
+        boolean jar = app.toString().endsWith(".jar");
+        List<String> command = new ArrayList<>();
+        if (jar) {
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(jvmOptions);
+        } else {
+            command.add(app.toString());
+        }
+        properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        if (jar) {
+            command.addAll(List.of("-jar", app.toString()));
+        }
+        return command;
+    }
+
+    /**
+     * How to start one JVM of {@code jar}, or the native executable at that path;
+     * {@link Launch#start()} starts it.
+     */
     public static Launch of(Path jar) {
         return new Launch(jar);
     }
@@ -144,12 +179,10 @@ public final class AppJvm implements AutoCloseable {
         /** Starts the JVM on a free port; it is not ready yet when this returns. */
         public AppJvm start() {
             int port = freePort();
-            List<String> command = new ArrayList<>();
-            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(jvmOptions);
-            command.add("-Dquarkus.http.port=" + port);
-            properties.forEach((key, value) -> command.add("-D" + key + "=" + value));
-            command.addAll(List.of("-jar", jar.toString()));
+            Map<String, String> all = new LinkedHashMap<>();
+            all.put("quarkus.http.port", String.valueOf(port));
+            all.putAll(properties);
+            List<String> command = command(jar, jvmOptions, all);
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
             if (redisUrl == null) {
                 builder.environment().remove("REDIS_URL");
