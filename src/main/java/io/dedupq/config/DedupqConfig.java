@@ -35,6 +35,8 @@ public interface DedupqConfig {
 
     RedisGuardConfig redisGuard();
 
+    Redis redis();
+
     Examples examples();
 
     DevRedis devRedis();
@@ -175,6 +177,23 @@ public interface DedupqConfig {
         /** How long an open breaker refuses calls before it lets one through to try Redis again. */
         @WithDefault("2s")
         Duration delay();
+    }
+
+    /** What dedupq checks about the Redis it runs on ({@code io.dedupq.health.RedisMemory}). */
+    interface Redis {
+        /**
+         * Run on a Redis whose {@code maxmemory-policy} is not {@code noeviction}. Off by default,
+         * because eviction breaks the guarantees: a {@code volatile-*} policy evicts locks, done
+         * markers and finished task hashes (they have a TTL), so duplicates run again; an
+         * {@code allkeys-*} policy evicts pending and processing lists too, so tasks are lost.
+         * While off, such a Redis turns readiness DOWN and workers do not claim.
+         */
+        @WithDefault("false")
+        boolean allowEviction();
+
+        /** How often the eviction policy and memory use of Redis are read (also once at start). */
+        @WithDefault("10s")
+        Duration checkInterval();
     }
 
     interface Security {

@@ -1,6 +1,7 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.health.RedisMemory;
 import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.QueuePartitions;
@@ -29,9 +30,11 @@ public class Claimer {
     private final QueuePartitions partitions;
     private final Clock clock;
     private final TaskMetrics metrics;
+    private final RedisMemory memory;
 
     public Claimer(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, DedupqConfig config,
-            QueuePartitions partitions, Clock clock, TaskMetrics metrics) {
+            QueuePartitions partitions, Clock clock, TaskMetrics metrics, RedisMemory memory) {
+        this.memory = memory;
         this.redis = redis;
         this.keys = keys;
         this.worker = worker;
@@ -43,9 +46,15 @@ public class Claimer {
 
     /**
      * What one claim call did: copies dropped as duplicates, dead-lettered, and those now ours.
-     * {@code registered} is false when this worker's heartbeat was stale and nothing was claimed.
+     * {@code registered} is false when this worker's heartbeat was stale, or Redis evicts (see
+     * {@link #paused}), and nothing was claimed: the dispatcher waits and asks again.
      */
     public record Claimed(boolean registered, long duplicates, long deadLettered, List<Claim> claims) {
+    }
+
+    /** True while Redis runs an evicting policy that dedupq must not claim under ({@link RedisMemory}); never blocks. */
+    public boolean paused() {
+        return memory.unsafe();
     }
 
     /**
@@ -53,6 +62,9 @@ public class Claimer {
      * the processing list (it counts toward {@code max}), or null.
      */
     public Claimed claim(String queue, int max, String moved) {
+        if (moved == null && !memory.claimsAllowed()) {
+            return new Claimed(false, 0, 0, List.of());
+        }
         return claimed(queue, redis.script(call(queue, max, moved)));
     }
 

@@ -140,7 +140,7 @@ public class Dispatcher implements Refill {
                 }
                 Claimer.Claimed claimed = claimer.claim(queue, held, null);
                 if (!claimed.registered()) {
-                    // no fresh heartbeat yet (starting, or back from a long pause): wait for one
+                    // no fresh heartbeat yet (starting, or back from a long pause), or Redis evicts: wait
                     pause(HEARTBEAT_WAIT);
                     continue;
                 }

@@ -151,7 +151,7 @@ public class Finisher {
             if (!scriptLoaded) {
                 return completeAlone(complete).onSuccess(replies -> scriptLoaded = true);
             }
-            int wanted = refill.reserve(group.size());
+            int wanted = claimer.paused() ? 0 : refill.reserve(group.size());
             if (wanted == 0) {
                 return completeAlone(complete);
             }

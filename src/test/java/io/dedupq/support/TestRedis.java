@@ -46,6 +46,11 @@ public class TestRedis {
         return redis.send(Request.cmd(Command.PTTL).arg(key)).toLong();
     }
 
+    /** CONFIG SET, as an operator would change the server at runtime. */
+    public void configSet(String parameter, String value) {
+        redis.send(Request.cmd(Command.CONFIG).arg("SET").arg(parameter).arg(value));
+    }
+
     public String hget(String key, String field) {
         return text(redis.send(Request.cmd(Command.HGET).arg(key).arg(field)));
     }

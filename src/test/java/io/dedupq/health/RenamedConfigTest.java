@@ -1,0 +1,68 @@
+package io.dedupq.health;
+
+import static io.dedupq.support.Api.awaitStatus;
+import static io.dedupq.support.Api.flaky;
+import static io.dedupq.support.Api.task;
+import static io.dedupq.support.Api.uniqueId;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.dedupq.queue.StoreUnavailableException;
+import io.dedupq.support.Api;
+import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.TestRedis;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Redis that refuses CONFIG, as managed services do ({@code rename-command CONFIG ""}), with
+ * {@code allkeys-lru}: the policy is read from INFO; {@code dedupq.redis.allow-eviction=true}
+ * accepts it, so readiness is UP (saying it is allowed) and tasks run.
+ */
+@QuarkusTest
+@TestProfile(RenamedConfigTest.ConfigRenamed.class)
+class RenamedConfigTest {
+
+    public static class ConfigRenamed implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("dedupq.redis.allow-eviction", "true");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(RedisTestResource.class, Map.of(
+                    "args", "--maxmemory 8mb --maxmemory-policy allkeys-lru", "config", "rename-command CONFIG \"\"")));
+        }
+    }
+
+    @Inject
+    TestRedis redis;
+
+    @Inject
+    FlakyHandler handler;
+
+    @Test
+    void thePolicyIsReadFromInfoAndAllowedEvictionKeepsReadinessUp() {
+        assertThrows(StoreUnavailableException.class, () -> redis.configSet("maxmemory-policy", "noeviction"),
+                "CONFIG must be refused by this server");
+
+        JsonPath up = EvictingRedisTest.awaitMemoryCheck(200, "UP");
+        assertEquals("allkeys-lru", up.getString("checks.find { it.name == 'redis-memory' }.data.policy"));
+        assertEquals("INFO", up.getString("checks.find { it.name == 'redis-memory' }.data.policySource"));
+        assertEquals("dedupq.redis.allow-eviction=true",
+                up.getString("checks.find { it.name == 'redis-memory' }.data.allowed"));
+
+        String id = uniqueId("allowed-eviction");
+        assertEquals(202, Api.post(task(id, "flaky", flaky(0))));
+        awaitStatus(id, "succeeded");
+        assertEquals(1, handler.executions(id).size());
+    }
+}
