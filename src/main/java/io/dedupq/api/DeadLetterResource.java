@@ -3,6 +3,7 @@ package io.dedupq.api;
 import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.queue.DeadLetterStore;
 import io.dedupq.queue.DeadPage;
+import io.dedupq.security.OperatorAudit;
 import io.dedupq.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
@@ -14,6 +15,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Locale;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -31,11 +33,14 @@ public class DeadLetterResource {
     private final DeadLetterStore store;
     private final HandlerRegistry registry;
     private final ProblemResponses problems;
+    private final OperatorAudit audit;
 
-    public DeadLetterResource(DeadLetterStore store, HandlerRegistry registry, ProblemResponses problems) {
+    public DeadLetterResource(DeadLetterStore store, HandlerRegistry registry, ProblemResponses problems,
+            OperatorAudit audit) {
         this.store = store;
         this.registry = registry;
         this.problems = problems;
+        this.audit = audit;
     }
 
     /** Every error of this resource leaves as problem+json; see {@link ProblemResponses}. */
@@ -69,6 +74,7 @@ public class DeadLetterResource {
     public Response retry(@PathParam("queue") String queue, @PathParam("id") String id) {
         String known = queue(queue);
         DeadLetterStore.Result result = store.revive(known, Params.id(id));
+        audit.record("retry", known, id, outcome(result));
         return switch (result.outcome()) {
             case DONE -> Response.status(202).entity(new TaskResource.Accepted(id, known, result.status(), null)).build();
             case NOT_DEAD -> throw new ProblemException(Problem.of(409, "not-dead", "Task is not dead-lettered",
@@ -88,7 +94,9 @@ public class DeadLetterResource {
     @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
     public Response discard(@PathParam("queue") String queue, @PathParam("id") String id) {
         String known = queue(queue);
-        if (store.discard(known, Params.id(id)).outcome() != DeadLetterStore.Outcome.DONE) {
+        DeadLetterStore.Result result = store.discard(known, Params.id(id));
+        audit.record("discard", known, id, outcome(result));
+        if (result.outcome() != DeadLetterStore.Outcome.DONE) {
             throw notDead(known, id);
         }
         return Response.noContent().build();
@@ -100,6 +108,10 @@ public class DeadLetterResource {
                     + "; known queues: " + String.join(", ", registry.queues())));
         }
         return name;
+    }
+
+    private static String outcome(DeadLetterStore.Result result) {
+        return result.outcome().name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
     private static ProblemException notDead(String queue, String id) {

@@ -6,6 +6,7 @@ import io.dedupq.queue.TaskCanceller;
 import io.dedupq.queue.TaskQueue;
 import io.dedupq.queue.TaskSubmission;
 import io.dedupq.queue.TaskView;
+import io.dedupq.security.OperatorAudit;
 import io.dedupq.security.Roles;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import jakarta.annotation.security.RolesAllowed;
@@ -40,8 +41,10 @@ public class TaskResource {
     private final TaskQueue queue;
     private final TaskRequests requests;
     private final ProblemResponses problems;
+    private final OperatorAudit audit;
 
-    public TaskResource(TaskQueue queue, TaskRequests requests, ProblemResponses problems) {
+    public TaskResource(TaskQueue queue, TaskRequests requests, ProblemResponses problems, OperatorAudit audit) {
+        this.audit = audit;
         this.queue = queue;
         this.requests = requests;
         this.problems = problems;
@@ -147,7 +150,12 @@ public class TaskResource {
     @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
     @APIResponse(responseCode = "409", ref = ApiDocumentation.CONFLICT)
     public Accepted cancel(@PathParam("id") String id) {
-        TaskCanceller.Cancelled result = queue.cancel(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
+        TaskCanceller.Cancelled result = queue.cancel(Params.id(id)).orElse(null);
+        audit.record("cancel", result == null ? null : result.queue(), id,
+                result == null ? "not-found" : result.cancelled() ? "done" : "not-cancellable:" + result.status());
+        if (result == null) {
+            throw Params.notFound("task", id);
+        }
         if (!result.cancelled()) {
             throw new ProblemException(Problem.of(409, "not-cancellable", "Task cannot be cancelled", "task " + id
                     + " is " + result.status() + "; only a queued or retrying task can be cancelled"));

@@ -212,6 +212,13 @@ public interface DedupqConfig {
             /** The key itself, at least 16 characters; from env or a mounted secret, never from a committed file. */
             String secret();
 
+            /**
+             * A second secret of the same key, valid as long as it is set: for rotation without
+             * downtime. Put the new secret in {@code secret} and the old one here, move the
+             * clients to the new one, then remove this. Same rules as {@code secret}.
+             */
+            Optional<String> previousSecret();
+
             /** producer (enqueue, task status) and/or operator (everything, including stats and dead letters). */
             List<String> roles();
         }

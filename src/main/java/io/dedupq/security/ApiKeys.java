@@ -17,8 +17,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The configured API keys ({@code dedupq.security.keys.<name>.secret} / {@code .roles}) and the
- * lookup of a presented key. The lookup takes the same time whatever the key: both sides are
+ * The configured API keys ({@code dedupq.security.keys.<name>.secret} / {@code .roles}, and
+ * {@code .previous-secret}, a second secret of the same name during a rotation) and the lookup of
+ * a presented key. The lookup takes the same time whatever the key: both sides are
  * hashed to SHA-256 first (equal length), compared with {@link MessageDigest#isEqual} (which
  * does not stop at the first differing byte) and every configured key is compared, never
  * stopping at a match.
@@ -44,7 +45,9 @@ public class ApiKeys {
             if (roles.contains(Roles.OPERATOR)) {
                 roles.add(Roles.PRODUCER);
             }
-            keys.add(new Key(new Caller(entry.getKey(), Set.copyOf(roles)), digest(entry.getValue().secret())));
+            Caller caller = new Caller(entry.getKey(), Set.copyOf(roles));
+            keys.add(new Key(caller, digest(entry.getValue().secret())));
+            entry.getValue().previousSecret().ifPresent(previous -> keys.add(new Key(caller, digest(previous))));
         }
     }
 
@@ -77,6 +80,10 @@ public class ApiKeys {
             String name = "dedupq.security.keys." + key.getKey();
             if (key.getValue().secret().length() < MIN_SECRET_LENGTH) {
                 throw new IllegalStateException(name + ".secret must have at least " + MIN_SECRET_LENGTH + " characters");
+            }
+            if (key.getValue().previousSecret().filter(p -> p.length() < MIN_SECRET_LENGTH).isPresent()) {
+                throw new IllegalStateException(name + ".previous-secret must have at least " + MIN_SECRET_LENGTH
+                        + " characters");
             }
             for (String role : key.getValue().roles()) {
                 if (!role.equals(Roles.PRODUCER) && !role.equals(Roles.OPERATOR)) {

@@ -69,6 +69,27 @@ class ApiKeysTest {
     }
 
     @Test
+    void aKeyBeingRotatedMatchesBothItsSecretsAndNothingElse() {
+        DedupqConfig config = env(Map.of("DEDUPQ_SECURITY_KEYS_OPS_SECRET", OPERATOR_SECRET,
+                "DEDUPQ_SECURITY_KEYS_OPS_PREVIOUS_SECRET", PRODUCER_SECRET,
+                "DEDUPQ_SECURITY_KEYS_OPS_ROLES", "operator"));
+        assertDoesNotThrow(() -> ApiKeys.validate(config.security()));
+        ApiKeys keys = new ApiKeys(config);
+
+        assertEquals("ops", keys.match(OPERATOR_SECRET).orElseThrow().name());
+        assertEquals(keys.match(OPERATOR_SECRET), keys.match(PRODUCER_SECRET), "the previous secret is the same key");
+        assertEquals(Optional.empty(), keys.match("x-0123456789abcdef"));
+    }
+
+    @Test
+    void aShortPreviousSecretRefusesToStart() {
+        IllegalStateException refused = assertThrows(IllegalStateException.class, () -> ApiKeys.validate(env(Map.of(
+                "DEDUPQ_SECURITY_KEYS_OPS_SECRET", OPERATOR_SECRET, "DEDUPQ_SECURITY_KEYS_OPS_PREVIOUS_SECRET", "short",
+                "DEDUPQ_SECURITY_KEYS_OPS_ROLES", "operator")).security()));
+        assertTrue(refused.getMessage().contains("dedupq.security.keys.ops.previous-secret"), refused.getMessage());
+    }
+
+    @Test
     void keysFromAMountedSecretFileAreFound() throws IOException {
         // what QUARKUS_CONFIG_LOCATIONS=/run/secrets/dedupq/keys.properties reads in a pod
         Path file = Files.createDirectories(Path.of("target", "secrets")).resolve("keys.properties");
