@@ -19,7 +19,7 @@ import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
  * What /q/openapi says of dedupq's endpoints beyond their own annotations: the API-key scheme,
  * the problem+json error answers that operations reference by name ({@code ref = INVALID}),
  * and on every dedupq operation the key requirement and the answers any call can give whatever
- * it does (401, 403, 503), so that an endpoint cannot be documented without them. Only dedupq's
+ * it does (401, 403, 503, 507), so that an endpoint cannot be documented without them. Only dedupq's
  * operations and components named {@code Dedupq...} are touched: in an application's own
  * document (where it has quarkus-smallrye-openapi) its own operations stay as they are.
  */
@@ -34,9 +34,11 @@ public class ApiDocumentation implements OASFilter {
     private static final String UNAUTHORIZED = "DedupqUnauthorized";
     private static final String FORBIDDEN = "DedupqForbidden";
     private static final String UNAVAILABLE = "DedupqUnavailable";
+    private static final String FULL = "DedupqFull";
     private static final String PROBLEM = "DedupqProblem";
 
-    private static final Map<String, String> EVERY_CALL = Map.of("401", UNAUTHORIZED, "403", FORBIDDEN, "503", UNAVAILABLE);
+    private static final Map<String, String> EVERY_CALL = Map.of("401", UNAUTHORIZED, "403", FORBIDDEN, "503", UNAVAILABLE,
+            "507", FULL);
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
@@ -63,6 +65,9 @@ public class ApiDocumentation implements OASFilter {
         components.addResponse(FORBIDDEN, problem("The key does not have the role this endpoint needs", null));
         components.addResponse(UNAVAILABLE, problem("Redis did not answer; retry after Retry-After seconds with the same "
                 + "task id", null));
+        components.addResponse(FULL, problem("Redis is out of memory (maxmemory) and refused the write (calls that "
+                + "write only): what it refused was not written; retry after Retry-After seconds with the same task id",
+                null));
         if (openAPI.getPaths() == null) {
             return;
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.config.DedupqJson;
 import io.dedupq.queue.InvalidTaskException;
+import io.dedupq.queue.RedisFullException;
 import io.dedupq.queue.StoreUnavailableException;
 import io.dedupq.security.ApiKeyMechanism;
 import io.quarkus.security.AuthenticationFailedException;
@@ -40,6 +41,9 @@ public class ProblemResponses {
         }
         if (e instanceof InvalidTaskException invalid) {
             return respond(Problem.invalid(invalid.errors()));
+        }
+        if (e instanceof RedisFullException) {
+            return full(e);
         }
         if (e instanceof StoreUnavailableException || e instanceof FaultToleranceException) {
             return unavailable(e);
@@ -77,6 +81,21 @@ public class ProblemResponses {
         return Response.fromResponse(respond(Problem.of(503, "store-unavailable", "Service unavailable",
                 "the task store (Redis) did not answer; a write may or may not have taken effect. Retry later "
                         + "with the same task id: a task that did get through then answers 200 as a duplicate")))
+                .header("Retry-After", config.api().retryAfterSeconds()).build();
+    }
+
+    /**
+     * Redis answered OOM (at maxmemory under noeviction): distinct from "did not answer", since
+     * the refused script wrote nothing. For a batch spread over several queue partitions the
+     * partitions Redis took before it filled up did get their tasks: a retry with the same ids
+     * is safe either way.
+     */
+    private Response full(Throwable e) {
+        LOG.warnf("answering 507: %s", e.getMessage());
+        return Response.fromResponse(respond(Problem.of(507, "store-full", "Insufficient Storage",
+                "the task store (Redis) is out of memory (maxmemory reached) and refused the write: what it refused "
+                        + "was not written. Retry later with the same task ids (a task that did get in, e.g. of "
+                        + "another partition in a batch, then answers 200 as a duplicate)")))
                 .header("Retry-After", config.api().retryAfterSeconds()).build();
     }
 

@@ -1,6 +1,8 @@
 package io.dedupq.api;
 
+import io.dedupq.health.RedisMemory;
 import io.dedupq.queue.QueueStats;
+import io.dedupq.queue.RefusedWrites;
 import io.dedupq.queue.TaskQueue;
 import io.dedupq.security.Roles;
 import jakarta.annotation.security.RolesAllowed;
@@ -12,6 +14,7 @@ import jakarta.ws.rs.core.Response;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -27,10 +30,14 @@ public class QueueResource {
 
     private final TaskQueue queue;
     private final ProblemResponses problems;
+    private final RedisMemory memory;
+    private final RefusedWrites refused;
 
-    public QueueResource(TaskQueue queue, ProblemResponses problems) {
+    public QueueResource(TaskQueue queue, ProblemResponses problems, RedisMemory memory, RefusedWrites refused) {
         this.queue = queue;
         this.problems = problems;
+        this.memory = memory;
+        this.refused = refused;
     }
 
     /** Every error of this resource leaves as problem+json; see {@link ProblemResponses}. */
@@ -43,9 +50,21 @@ public class QueueResource {
     @Operation(summary = "Sizes and totals of every queue", description = "pending, processing, delayed and dead are "
             + "current sizes; the rest are totals since the queue's stats began, operator actions (cancelled, revived, "
             + "discarded) included")
-    @APIResponse(responseCode = "200", description = "One entry per queue", content = @Content(
-            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = QueueStats.class, type = SchemaType.ARRAY)))
-    public List<QueueStats> queues() {
-        return queue.stats();
+    @APIResponse(responseCode = "200", description = "One entry per queue; Redis's memory in the headers", content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = QueueStats.class, type = SchemaType.ARRAY)),
+            headers = {
+        @Header(name = "Redis-Used-Memory", description = "Redis used_memory in bytes, as last read"),
+        @Header(name = "Redis-Max-Memory", description = "Redis maxmemory in bytes, 0 without a limit"),
+        @Header(name = "Redis-Maxmemory-Policy", description = "noeviction, or the evicting policy"),
+        @Header(name = "Redis-Refused-Writes", description = "calls of this pod Redis refused with OOM")})
+    public Response queues() {
+        List<QueueStats> stats = queue.stats();
+        Response.ResponseBuilder answer = Response.ok(stats).header("Redis-Refused-Writes", refused.count());
+        RedisMemory.State state = memory.latest();
+        if (state != null) {
+            answer.header("Redis-Used-Memory", state.usedMemory()).header("Redis-Max-Memory", state.maxMemory())
+                    .header("Redis-Maxmemory-Policy", state.policy());
+        }
+        return answer.build();
     }
 }

@@ -92,7 +92,7 @@ public interface DedupqConfig {
         @WithDefault("1000")
         int maxBatchSize();
 
-        /** Retry-After seconds sent with 503 while Redis is unreachable. */
+        /** Retry-After seconds sent with 503 while Redis is unreachable, and with 507 while it is out of memory. */
         @WithDefault("2")
         int retryAfterSeconds();
     }

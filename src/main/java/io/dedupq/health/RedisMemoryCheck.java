@@ -1,6 +1,7 @@
 package io.dedupq.health;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.queue.RefusedWrites;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -11,7 +12,9 @@ import org.eclipse.microprofile.health.Readiness;
  * Ready = the Redis eviction policy keeps dedupq's keys ({@link RedisMemory}): DOWN on an evicting
  * policy unless {@code dedupq.redis.allow-eviction} accepts it, naming the policy and what it
  * breaks. Reads the last periodic reading, so a probe never waits on Redis for it; with no reading
- * yet (Redis not reached so far) it says so and leaves the verdict to the "redis" check.
+ * yet (Redis not reached so far) it says so and leaves the verdict to the "redis" check. A full
+ * Redis stays UP, with its figures and the writes it refused in the data: it still serves reads
+ * and takes outcomes, and an API pod taken out of service could not answer 507.
  */
 @Readiness
 @ApplicationScoped
@@ -19,10 +22,12 @@ public class RedisMemoryCheck implements HealthCheck {
 
     private final RedisMemory memory;
     private final DedupqConfig config;
+    private final RefusedWrites refused;
 
-    public RedisMemoryCheck(RedisMemory memory, DedupqConfig config) {
+    public RedisMemoryCheck(RedisMemory memory, DedupqConfig config, RefusedWrites refused) {
         this.memory = memory;
         this.config = config;
+        this.refused = refused;
     }
 
     @Override
@@ -33,7 +38,8 @@ public class RedisMemoryCheck implements HealthCheck {
             return health.up().withData("policy", "not read yet").build();
         }
         health.withData("policy", state.policy()).withData("policySource", state.source())
-                .withData("usedMemory", state.usedMemory()).withData("maxMemory", state.maxMemory());
+                .withData("usedMemory", state.usedMemory()).withData("maxMemory", state.maxMemory())
+                .withData("refusedWrites", refused.count());
         if (!state.node().isEmpty()) {
             health.withData("node", state.node());
         }

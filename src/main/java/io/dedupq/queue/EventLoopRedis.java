@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Same settings as the app's client (hosts, client type, password, TLS: {@link RedisSettings}).
  * A call not answered within {@link RedisCalls#REPLY_TIMEOUT} fails; every failure is a
- * {@link StoreUnavailableException}.
+ * {@link StoreUnavailableException} ({@link RedisFullException} for Redis's OOM reply).
  */
 @ApplicationScoped
 public class EventLoopRedis {
@@ -33,12 +33,14 @@ public class EventLoopRedis {
     private static final String NAME = "dedupq-worker";
 
     private final Vertx vertx;
+    private final RefusedWrites refusals;
     private final Context loop;
     /** Created on {@link #loop} by the first task queued there; only used on it. */
     private Redis client;
 
-    public EventLoopRedis(Vertx vertx, RedisSettings settings) {
+    public EventLoopRedis(Vertx vertx, RedisSettings settings, RefusedWrites refusals) {
         this.vertx = vertx;
+        this.refusals = refusals;
         // a context of its own, whichever thread first needs this bean
         this.loop = ((VertxInternal) vertx).createEventLoopContext();
         RedisOptions options = settings.copy().setPoolName(NAME);
@@ -78,8 +80,8 @@ public class EventLoopRedis {
         });
     }
 
-    private static <T> Future<T> guarded(Future<T> reply) {
+    private <T> Future<T> guarded(Future<T> reply) {
         return reply.timeout(RedisCalls.REPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .recover(e -> Future.failedFuture(new StoreUnavailableException(e)));
+                .recover(e -> Future.failedFuture(refusals.failure(e)));
     }
 }

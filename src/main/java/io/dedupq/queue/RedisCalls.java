@@ -24,7 +24,8 @@ import java.util.function.Function;
  * answered by sending the same call once more as EVAL with the script's source, which routes
  * by the call's keys to the node that needs it and leaves the script cached there.</li>
  * </ul>
- * Every failure surfaces as {@link StoreUnavailableException}.
+ * Every failure surfaces as {@link StoreUnavailableException} ({@link RedisFullException} when
+ * Redis refused it for want of memory).
  */
 @ApplicationScoped
 public class RedisCalls {
@@ -33,9 +34,11 @@ public class RedisCalls {
     public static final Duration REPLY_TIMEOUT = Duration.ofSeconds(5);
 
     private final Redis redis;
+    private final RefusedWrites refusals;
 
-    public RedisCalls(Redis redis) {
+    public RedisCalls(Redis redis, RefusedWrites refusals) {
         this.redis = redis;
+        this.refusals = refusals;
     }
 
     public Response send(Request request) {
@@ -105,11 +108,11 @@ public class RedisCalls {
         return keys.isEmpty() ? -1 : HashSlot.of(keys.get(0));
     }
 
-    private static <T> T await(Uni<T> reply, Duration timeout) {
+    private <T> T await(Uni<T> reply, Duration timeout) {
         try {
             return reply.await().atMost(timeout);
         } catch (RuntimeException e) {
-            throw new StoreUnavailableException(e);
+            throw refusals.failure(e);
         }
     }
 

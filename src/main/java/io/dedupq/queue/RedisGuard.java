@@ -16,7 +16,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
  * such method, stops sending calls to a Redis that keeps failing, so callers get a 503 instead
  * of a hang. Shared because Redis down is Redis down for every caller: once enqueues time out,
  * a stats read would only wait for the same timeout. Only Redis failures (and timeouts) count
- * toward opening it, never a bug or bad data.
+ * toward opening it, never a bug or bad data; nor a full Redis ({@link RedisFullException}): it
+ * answers at once, and still serves reads, which an open breaker would refuse.
  * <p>
  * A guarded method must not call another guarded method: in half-open state the breaker lets
  * one call through, and the inner call would be refused.
@@ -39,6 +40,7 @@ public class RedisGuard {
                 .failureRatio(policy.failureRatio())
                 .delay(policy.delay().toMillis(), ChronoUnit.MILLIS)
                 .failOn(List.of(StoreUnavailableException.class, TimeoutException.class))
+                .skipOn(List.of(RedisFullException.class))
                 .done()
                 .build();
     }

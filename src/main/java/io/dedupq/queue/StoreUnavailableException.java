@@ -4,7 +4,11 @@ package io.dedupq.queue;
 public class StoreUnavailableException extends RuntimeException {
 
     public StoreUnavailableException(Throwable cause) {
-        super("Redis unavailable: " + cause.getClass().getSimpleName()
-                + (cause.getMessage() == null ? "" : ": " + cause.getMessage()), cause);
+        this("Redis unavailable: ", cause);
+    }
+
+    protected StoreUnavailableException(String prefix, Throwable cause) {
+        super(prefix + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()),
+                cause);
     }
 }

@@ -30,8 +30,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
  *
  * <p>Errors: {@link InvalidTaskException} (its {@code errors()} name each wrong field; nothing was
  * enqueued) and {@link StoreUnavailableException} (Redis did not answer in time; a write may or
- * may not have happened, so retry with the same id). Thrown from an application's own REST
- * endpoint, both become problem+json answers (400 and 503).
+ * may not have happened, so retry with the same id), whose subclass {@link RedisFullException}
+ * says Redis is out of memory and refused the write. Thrown from an application's own REST
+ * endpoint, they become problem+json answers (400, 503 and 507).
  */
 @ApplicationScoped
 public class TaskQueue {

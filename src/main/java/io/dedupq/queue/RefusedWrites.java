@@ -1,0 +1,33 @@
+package io.dedupq.queue;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Turns a failed Redis call into what callers catch, {@link RedisFullException} for Redis's OOM
+ * reply and {@link StoreUnavailableException} for everything else, and counts the OOM replies
+ * (the metric {@code dedupq.redis.writes.refused}, health's {@code refusedWrites}).
+ */
+@ApplicationScoped
+public class RefusedWrites {
+
+    private final AtomicLong refused = new AtomicLong();
+
+    public StoreUnavailableException failure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof StoreUnavailableException known) {
+                return known;
+            }
+        }
+        if (RedisFullException.isOom(e)) {
+            refused.incrementAndGet();
+            return new RedisFullException(e);
+        }
+        return new StoreUnavailableException(e);
+    }
+
+    /** Calls Redis refused with OOM since this process started. */
+    public long count() {
+        return refused.get();
+    }
+}
