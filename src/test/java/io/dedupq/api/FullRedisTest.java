@@ -13,11 +13,10 @@ import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisFullException;
 import io.dedupq.support.Api;
 import io.dedupq.support.FlakyHandler;
-import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.RedisServerProfile;
 import io.dedupq.support.Scrape;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
@@ -43,16 +42,10 @@ class FullRedisTest {
 
     private static final String TASKS = "{dedupq:flaky}:";
 
-    public static class SixteenMegabytes implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("dedupq.redis.check-interval", "1s");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(RedisTestResource.class,
-                    Map.of("args", "--maxmemory 16mb --maxmemory-policy noeviction")));
+    public static class SixteenMegabytes extends RedisServerProfile {
+        public SixteenMegabytes() {
+            super(Map.of("args", "--maxmemory 16mb --maxmemory-policy noeviction"),
+                    Map.of("dedupq.redis.check-interval", "1s"));
         }
     }
 

@@ -13,15 +13,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.support.Api;
 import io.dedupq.support.FlakyHandler;
-import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.RedisServerProfile;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,16 +33,10 @@ import org.junit.jupiter.api.Test;
 @TestProfile(EvictingRedisTest.VolatileLru.class)
 class EvictingRedisTest {
 
-    public static class VolatileLru implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("dedupq.redis.check-interval", "1s");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(RedisTestResource.class,
-                    Map.of("args", "--maxmemory 8mb --maxmemory-policy volatile-lru")));
+    public static class VolatileLru extends RedisServerProfile {
+        public VolatileLru() {
+            super(Map.of("args", "--maxmemory 8mb --maxmemory-policy volatile-lru"),
+                    Map.of("dedupq.redis.check-interval", "1s"));
         }
     }
 

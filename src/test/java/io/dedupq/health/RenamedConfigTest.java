@@ -10,14 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.dedupq.queue.StoreUnavailableException;
 import io.dedupq.support.Api;
 import io.dedupq.support.FlakyHandler;
-import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.RedisServerProfile;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -30,16 +28,10 @@ import org.junit.jupiter.api.Test;
 @TestProfile(RenamedConfigTest.ConfigRenamed.class)
 class RenamedConfigTest {
 
-    public static class ConfigRenamed implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("dedupq.redis.allow-eviction", "true");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(RedisTestResource.class, Map.of(
-                    "args", "--maxmemory 8mb --maxmemory-policy allkeys-lru", "config", "rename-command CONFIG \"\"")));
+    public static class ConfigRenamed extends RedisServerProfile {
+        public ConfigRenamed() {
+            super(Map.of("args", "--maxmemory 8mb --maxmemory-policy allkeys-lru", "config", "rename-command CONFIG \"\""),
+                    Map.of("dedupq.redis.allow-eviction", "true"));
         }
     }
 
