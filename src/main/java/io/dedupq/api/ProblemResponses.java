@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.config.DedupqJson;
 import io.dedupq.queue.InvalidTaskException;
+import io.dedupq.queue.NotReplicatedException;
 import io.dedupq.queue.RedisFullException;
 import io.dedupq.queue.StoreUnavailableException;
 import io.dedupq.security.ApiKeyMechanism;
@@ -44,6 +45,9 @@ public class ProblemResponses {
         }
         if (e instanceof RedisFullException) {
             return full(e);
+        }
+        if (e instanceof NotReplicatedException) {
+            return notReplicated(e);
         }
         if (e instanceof StoreUnavailableException || e instanceof FaultToleranceException) {
             return unavailable(e);
@@ -96,6 +100,16 @@ public class ProblemResponses {
                 "the task store (Redis) is out of memory (maxmemory reached) and refused the write: what it refused "
                         + "was not written. Retry later with the same task ids (a task that did get in, e.g. of "
                         + "another partition in a batch, then answers 200 as a duplicate)")))
+                .header("Retry-After", config.api().retryAfterSeconds()).build();
+    }
+
+    /** Written on the master, not yet on enough replicas: a failover now may lose it, so the outcome is unknown. */
+    private Response notReplicated(Throwable e) {
+        LOG.warnf("answering 503: %s", e.getMessage());
+        return Response.fromResponse(respond(Problem.of(503, "not-replicated", "Service unavailable",
+                "the task store (Redis) took the write, but fewer replicas than dedupq.durability.replicas acknowledged "
+                        + "it in time, so a failover may still lose it. Retry later with the same task id: a task that "
+                        + "is kept then answers 200 as a duplicate")))
                 .header("Retry-After", config.api().retryAfterSeconds()).build();
     }
 

@@ -37,6 +37,8 @@ public interface DedupqConfig {
 
     Redis redis();
 
+    Durability durability();
+
     Examples examples();
 
     DevRedis devRedis();
@@ -194,6 +196,25 @@ public interface DedupqConfig {
         /** How often the eviction policy and memory use of Redis are read (also once at start). */
         @WithDefault("10s")
         Duration checkInterval();
+    }
+
+    /** How many copies of an accepted task exist before the API answers 202. */
+    interface Durability {
+        /**
+         * Replicas that must acknowledge an enqueue (Redis {@code WAIT}) before it answers 202;
+         * 0 answers once the master has it. With fewer acknowledgements within
+         * {@code replica-timeout} the answer is 503, outcome unknown: the task is on the master
+         * and runs unless a failover loses it, and a retry with the same id is safe either way.
+         */
+        @WithDefault("0")
+        int replicas();
+
+        /**
+         * Longest wait for the replicas' acknowledgement; must be shorter than
+         * {@code dedupq.redis-guard.timeout}, which cuts off the whole enqueue call.
+         */
+        @WithDefault("300ms")
+        Duration replicaTimeout();
     }
 
     interface Security {

@@ -130,6 +130,19 @@ public final class RedisProcess {
         }
     }
 
+    /** SIGKILL, as a crash: no shutdown, nothing more written or sent to replicas. */
+    public synchronized void kill() {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        resume();
+        try {
+            process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** SIGSTOP: the server keeps its connections but answers nothing, like a long GC or a network stall. */
     public void pause() {
         signal("-STOP");

@@ -3,13 +3,16 @@ package io.dedupq.queue;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.dedupq.config.DedupqConfig;
 import io.dedupq.config.DedupqJson;
 import io.dedupq.handler.HandlerRegistry;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,9 +40,11 @@ public class QueueStore {
     private final QueuePartitions partitions;
     private final ObjectMapper mapper;
     private final Clock clock;
+    private final DedupqConfig config;
 
     public QueueStore(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, QueuePartitions partitions,
-            @DedupqJson ObjectMapper mapper, Clock clock) {
+            @DedupqJson ObjectMapper mapper, Clock clock, DedupqConfig config) {
+        this.config = config;
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
@@ -48,7 +53,25 @@ public class QueueStore {
         this.clock = clock;
     }
 
-    /** One enqueue.lua call per queue partition, pipelined (one write per hash slot). */
+    /** Refuses to start with a replica wait that the guard's timeout would cut off, or that WAIT reads as "for ever". */
+    void onStart(@Observes StartupEvent event) {
+        DedupqConfig.Durability durability = config.durability();
+        if (durability.replicas() < 0) {
+            throw new IllegalStateException("dedupq.durability.replicas must be 0 or more");
+        }
+        if (durability.replicas() > 0 && (durability.replicaTimeout().toMillis() < 1
+                || durability.replicaTimeout().compareTo(config.redisGuard().timeout()) >= 0)) {
+            throw new IllegalStateException("dedupq.durability.replica-timeout (" + durability.replicaTimeout()
+                    + ") must be at least 1ms and shorter than dedupq.redis-guard.timeout (" + config.redisGuard().timeout()
+                    + "), which cuts off the whole enqueue");
+        }
+    }
+
+    /**
+     * One enqueue.lua call per queue partition, pipelined (one write per hash slot); with
+     * {@code dedupq.durability.replicas} set, each pipeline ends with WAIT, and fewer replicas
+     * than asked fail the call ({@link NotReplicatedException}).
+     */
     @ApplyGuard(RedisGuard.NAME)
     public List<EnqueueResult> enqueue(List<TaskQueue.Prepared> tasks) {
         Map<String, List<Integer>> byPartition = new LinkedHashMap<>();
@@ -67,7 +90,9 @@ public class QueueStore {
             }
             calls.add(new ScriptCall(LuaScript.ENQUEUE, List.of(keys.pending(partition), keys.stats(partition)), args));
         }
-        List<Response> replies = redis.scripts(calls);
+        DedupqConfig.Durability durability = config.durability();
+        List<Response> replies = durability.replicas() == 0 ? redis.scripts(calls)
+                : redis.scriptsReplicated(calls, durability.replicas(), durability.replicaTimeout());
         EnqueueResult[] results = new EnqueueResult[tasks.size()];
         int call = 0;
         for (Map.Entry<String, List<Integer>> group : byPartition.entrySet()) {

@@ -1,6 +1,7 @@
 package io.dedupq.queue;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
@@ -71,6 +72,38 @@ public class RedisCalls {
         return pipeline(calls, ScriptCall::evalsha, group -> redis.batch(group.stream().map(ScriptCall::evalsha).toList())
                 .onFailure(RedisCalls::isNoScript)
                 .recoverWithUni(() -> redis.batch(group.stream().map(ScriptCall::eval).toList())));
+    }
+
+    /**
+     * {@link #scripts}, each slot's pipeline followed by {@code WAIT replicas timeout} on the same
+     * connection (WAIT counts the replicas that acknowledged that connection's writes, and is
+     * sent to the node of the keys), so that a reply means "on the master and on
+     * {@code replicas} replicas". Fails with {@link NotReplicatedException} when a WAIT counted
+     * fewer: the scripts ran on the master and a failover may still lose them.
+     */
+    public List<Response> scriptsReplicated(List<ScriptCall> calls, int replicas, Duration timeout) {
+        Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis());
+        return pipeline(calls, ScriptCall::evalsha, group -> replicated(redis.batch(followedBy(group, ScriptCall::evalsha, wait))
+                .onFailure(RedisCalls::isNoScript)
+                .recoverWithUni(() -> redis.batch(followedBy(group, ScriptCall::eval, wait))), replicas));
+    }
+
+    private static List<Request> followedBy(List<ScriptCall> group, Function<ScriptCall, Request> request, Request wait) {
+        List<Request> requests = new ArrayList<>(group.size() + 1);
+        group.forEach(call -> requests.add(request.apply(call)));
+        requests.add(wait);
+        return requests;
+    }
+
+    /** The replies without the last one, WAIT's, which must count at least {@code replicas}. */
+    private static Uni<List<Response>> replicated(Uni<List<Response>> replies, int replicas) {
+        return replies.map(all -> {
+            long acknowledged = all.get(all.size() - 1).toLong();
+            if (acknowledged < replicas) {
+                throw new NotReplicatedException(acknowledged, replicas);
+            }
+            return all.subList(0, all.size() - 1);
+        });
     }
 
     /** Groups the items by the hash slot of their request's first key, sends each group as one pipeline. */

@@ -5,52 +5,46 @@ import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A master, one replica and one Sentinel watching them, as real processes on free ports. The
- * sentinel declares the master down after 1 s and fails over to the replica (quorum 1).
- * Stopped by pid.
+ * A master, two replicas and one Sentinel watching them, as real processes on free ports. The
+ * sentinel declares the master down after 1 s and fails over to the replica with the most of its
+ * history (quorum 1). Stopped by pid.
  */
 public final class RedisSentinelGroup {
 
     public static final String MASTER_NAME = "mymaster";
     private static final long READY_SECONDS = 30;
 
+    private static final int REPLICAS = 2;
+
     private final RedisProcess master;
-    private final RedisProcess replica;
+    private final List<RedisProcess> replicas = new ArrayList<>();
     private final int sentinelPort;
     private Process sentinel;
 
-    private RedisSentinelGroup(RedisProcess master, RedisProcess replica, int sentinelPort) {
+    private RedisSentinelGroup(RedisProcess master, int sentinelPort) {
         this.master = master;
-        this.replica = replica;
         this.sentinelPort = sentinelPort;
     }
 
     public static RedisSentinelGroup start(Path dir) {
-        RedisProcess master = RedisProcess.start(dir.resolve("master"));
-        RedisProcess replica = null;
-        RedisSentinelGroup group = null;
+        RedisSentinelGroup group = new RedisSentinelGroup(RedisProcess.start(dir.resolve("master")), freePort());
         try {
-            replica = RedisProcess.start(dir.resolve("replica"), "--replicaof", "127.0.0.1",
-                    Integer.toString(master.port()));
-            group = new RedisSentinelGroup(master, replica, freePort());
-            int replicaPort = replica.port();
-            RedisCli.await(READY_SECONDS, "replica in sync",
-                    () -> RedisCli.run(replicaPort, "info", "replication").contains("master_link_status:up"));
+            for (int i = 1; i <= REPLICAS; i++) {
+                RedisProcess replica = RedisProcess.start(dir.resolve("replica-" + i), "--replicaof", "127.0.0.1",
+                        Integer.toString(group.master.port()));
+                group.replicas.add(replica);
+                RedisCli.await(READY_SECONDS, "replica in sync",
+                        () -> RedisCli.run(replica.port(), "info", "replication").contains("master_link_status:up"));
+            }
             group.startSentinel(dir.resolve("sentinel"));
             return group;
         } catch (RuntimeException e) {
-            if (group != null) {
-                group.stop();
-            } else {
-                master.stop();
-                if (replica != null) {
-                    replica.stop();
-                }
-            }
+            group.stop();
             throw e;
         }
     }
@@ -64,8 +58,14 @@ public final class RedisSentinelGroup {
         return master;
     }
 
-    public RedisProcess replica() {
-        return replica;
+    public List<RedisProcess> replicas() {
+        return List.copyOf(replicas);
+    }
+
+    /** True once the sentinel names one of the replicas as master. */
+    public boolean failedOver() {
+        int port = currentMasterPort();
+        return replicas.stream().anyMatch(replica -> replica.port() == port);
     }
 
     /** The port of the master as the sentinel names it now. */
@@ -85,7 +85,7 @@ public final class RedisSentinelGroup {
                 Thread.currentThread().interrupt();
             }
         }
-        replica.stop();
+        replicas.forEach(RedisProcess::stop);
         master.stop();
     }
 
@@ -107,9 +107,11 @@ public final class RedisSentinelGroup {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start redis sentinel: " + e.getMessage(), e);
         }
-        String replicaPort = Integer.toString(replica.port());
-        RedisCli.await(READY_SECONDS, "sentinel knows the replica",
-                () -> RedisCli.run(sentinelPort, "sentinel", "replicas", MASTER_NAME).contains(replicaPort));
+        for (RedisProcess replica : replicas) {
+            String replicaPort = Integer.toString(replica.port());
+            RedisCli.await(READY_SECONDS, "sentinel knows the replicas",
+                    () -> RedisCli.run(sentinelPort, "sentinel", "replicas", MASTER_NAME).contains(replicaPort));
+        }
     }
 
     private static int freePort() {
