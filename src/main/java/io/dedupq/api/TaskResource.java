@@ -9,6 +9,7 @@ import io.dedupq.queue.TaskView;
 import io.dedupq.security.OperatorAudit;
 import io.dedupq.security.Roles;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -92,14 +93,15 @@ public class TaskResource {
     @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
     @APIResponse(responseCode = "409", ref = ApiDocumentation.CONFLICT)
     @APIResponse(responseCode = "413", ref = ApiDocumentation.TOO_LARGE)
-    public Response enqueue(byte[] body) {
-        EnqueueResult result = queue.enqueue(requests.single(body));
-        if (result.conflict()) {
-            throw conflict(result.id());
-        }
-        return Response.status(result.accepted() ? 202 : 200)
-                .entity(new Accepted(result.id(), result.queue(), result.status(), result.duplicate() ? true : null))
-                .build();
+    public Uni<Response> enqueue(byte[] body) {
+        return queue.enqueueAsync(requests.single(body)).map(result -> {
+            if (result.conflict()) {
+                throw conflict(result.id());
+            }
+            return Response.status(result.accepted() ? 202 : 200)
+                    .entity(new Accepted(result.id(), result.queue(), result.status(), result.duplicate() ? true : null))
+                    .build();
+        });
     }
 
     /** All tasks are validated first: one invalid task refuses the batch and nothing is enqueued. */
@@ -115,8 +117,12 @@ public class TaskResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = BatchResult.class)))
     @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
     @APIResponse(responseCode = "413", ref = ApiDocumentation.TOO_LARGE)
-    public BatchResult enqueueBatch(byte[] body) {
-        List<BatchEntry> entries = queue.enqueueAll(requests.batch(body)).stream()
+    public Uni<BatchResult> enqueueBatch(byte[] body) {
+        return queue.enqueueAllAsync(requests.batch(body)).map(TaskResource::batchResult);
+    }
+
+    private static BatchResult batchResult(List<EnqueueResult> results) {
+        List<BatchEntry> entries = results.stream()
                 .map(r -> new BatchEntry(r.id(), r.queue(), r.status(), r.duplicate(), r.conflict(),
                         r.conflict() ? 409 : r.duplicate() ? 200 : 202))
                 .toList();

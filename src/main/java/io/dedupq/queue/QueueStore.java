@@ -7,6 +7,7 @@ import io.dedupq.config.DedupqConfig;
 import io.dedupq.config.DedupqJson;
 import io.dedupq.handler.HandlerRegistry;
 import io.smallrye.faulttolerance.api.ApplyGuard;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
@@ -19,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.microprofile.faulttolerance.Timeout;
 
 /**
  * Redis reads and writes of the producer side. The HTTP path must answer fast when Redis is
@@ -70,10 +70,11 @@ public class QueueStore {
     /**
      * One enqueue.lua call per queue partition, pipelined (one write per hash slot); with
      * {@code dedupq.durability.replicas} set, each pipeline ends with WAIT, and fewer replicas
-     * than asked fail the call ({@link NotReplicatedException}).
+     * than asked fail the call ({@link NotReplicatedException}). Non-blocking: the guard's
+     * timeout and breaker act on the returned {@link Uni}, so no thread waits on Redis.
      */
     @ApplyGuard(RedisGuard.NAME)
-    public List<EnqueueResult> enqueue(List<TaskQueue.Prepared> tasks) {
+    public Uni<List<EnqueueResult>> enqueue(List<TaskQueue.Prepared> tasks) {
         Map<String, List<Integer>> byPartition = new LinkedHashMap<>();
         for (int i = 0; i < tasks.size(); i++) {
             TaskQueue.Prepared task = tasks.get(i);
@@ -91,8 +92,13 @@ public class QueueStore {
             calls.add(new ScriptCall(LuaScript.ENQUEUE, List.of(keys.pending(partition), keys.stats(partition)), args));
         }
         DedupqConfig.Durability durability = config.durability();
-        List<Response> replies = durability.replicas() == 0 ? redis.scripts(calls)
-                : redis.scriptsReplicated(calls, durability.replicas(), durability.replicaTimeout());
+        Uni<List<Response>> replies = durability.replicas() == 0 ? redis.scriptsAsync(calls)
+                : redis.scriptsReplicatedAsync(calls, durability.replicas(), durability.replicaTimeout());
+        return replies.map(all -> results(tasks, byPartition, all));
+    }
+
+    private static List<EnqueueResult> results(List<TaskQueue.Prepared> tasks, Map<String, List<Integer>> byPartition,
+            List<Response> replies) {
         EnqueueResult[] results = new EnqueueResult[tasks.size()];
         int call = 0;
         for (Map.Entry<String, List<Integer>> group : byPartition.entrySet()) {

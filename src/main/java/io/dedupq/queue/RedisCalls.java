@@ -14,9 +14,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 /**
- * Blocking access to Redis for callers that run on worker threads, and script calls by SHA.
+ * Access to Redis: blocking calls for callers on worker threads, a non-blocking script pipeline
+ * for the HTTP enqueue path, and script calls by SHA.
  * Works the same on a standalone Redis and on Redis Cluster:
  * <ul>
  * <li>A pipeline is split into one write per hash slot (sent at once, replies put back in
@@ -52,7 +54,7 @@ public class RedisCalls {
 
     /** Pipelines the requests (one write per hash slot); replies come back in request order. */
     public List<Response> batch(List<Request> requests) {
-        return pipeline(requests, Function.identity(), redis::batch);
+        return await(pipeline(requests, RedisCalls::slotOf, redis::batch), REPLY_TIMEOUT);
     }
 
     public Response script(LuaScript script, List<String> keys, List<String> args) {
@@ -69,29 +71,43 @@ public class RedisCalls {
      * slot are sent again as EVAL: only for calls that are safe to run again as a group.
      */
     public List<Response> scripts(List<ScriptCall> calls) {
-        return pipeline(calls, ScriptCall::evalsha, group -> redis.batch(group.stream().map(ScriptCall::evalsha).toList())
-                .onFailure(RedisCalls::isNoScript)
-                .recoverWithUni(() -> redis.batch(group.stream().map(ScriptCall::eval).toList())));
+        return await(scriptsAsync(calls), REPLY_TIMEOUT);
     }
 
     /**
-     * {@link #scripts}, each slot's pipeline followed by {@code WAIT replicas timeout} on the same
-     * connection (WAIT counts the replicas that acknowledged that connection's writes, and is
-     * sent to the node of the keys), so that a reply means "on the master and on
+     * {@link #scripts} without blocking, for callers on an event loop: the reply arrives on the
+     * Redis client's loop and nothing waits for it. Fails as {@link #scripts} does; no timeout
+     * here: the caller's guard sets it.
+     */
+    public Uni<List<Response>> scriptsAsync(List<ScriptCall> calls) {
+        return failures(pipeline(calls, ScriptCall::slot, group -> withNoScriptRetry(group, List.of())));
+    }
+
+    /**
+     * {@link #scriptsAsync}, each slot's pipeline followed by {@code WAIT replicas timeout} on the
+     * same connection (WAIT counts the replicas that acknowledged that connection's writes, and
+     * is sent to the node of the keys), so that a reply means "on the master and on
      * {@code replicas} replicas". Fails with {@link NotReplicatedException} when a WAIT counted
      * fewer: the scripts ran on the master and a failover may still lose them.
      */
-    public List<Response> scriptsReplicated(List<ScriptCall> calls, int replicas, Duration timeout) {
+    public Uni<List<Response>> scriptsReplicatedAsync(List<ScriptCall> calls, int replicas, Duration timeout) {
         Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis());
-        return pipeline(calls, ScriptCall::evalsha, group -> replicated(redis.batch(followedBy(group, ScriptCall::evalsha, wait))
-                .onFailure(RedisCalls::isNoScript)
-                .recoverWithUni(() -> redis.batch(followedBy(group, ScriptCall::eval, wait))), replicas));
+        return failures(pipeline(calls, ScriptCall::slot,
+                group -> replicated(withNoScriptRetry(group, List.of(wait)), replicas)));
     }
 
-    private static List<Request> followedBy(List<ScriptCall> group, Function<ScriptCall, Request> request, Request wait) {
-        List<Request> requests = new ArrayList<>(group.size() + 1);
+    /** The group as EVALSHA calls (then {@code after}); on NOSCRIPT the same again as EVAL. */
+    private Uni<List<Response>> withNoScriptRetry(List<ScriptCall> group, List<Request> after) {
+        return redis.batch(followedBy(group, ScriptCall::evalsha, after))
+                .onFailure(RedisCalls::isNoScript)
+                .recoverWithUni(() -> redis.batch(followedBy(group, ScriptCall::eval, after)));
+    }
+
+    private static List<Request> followedBy(List<ScriptCall> group, Function<ScriptCall, Request> request,
+            List<Request> after) {
+        List<Request> requests = new ArrayList<>(group.size() + after.size());
         group.forEach(call -> requests.add(request.apply(call)));
-        requests.add(wait);
+        requests.addAll(after);
         return requests;
     }
 
@@ -106,32 +122,38 @@ public class RedisCalls {
         });
     }
 
-    /** Groups the items by the hash slot of their request's first key, sends each group as one pipeline. */
-    private <T> List<Response> pipeline(List<T> items, Function<T, Request> request,
+    /** A failed call as what callers catch ({@link RefusedWrites}). */
+    private <T> Uni<T> failures(Uni<T> reply) {
+        return reply.onFailure().transform(refusals::failure);
+    }
+
+    /** Groups the items by hash slot, sends each group as one pipeline, puts the replies back in order. */
+    private static <T> Uni<List<Response>> pipeline(List<T> items, ToIntFunction<T> slot,
             Function<List<T>, Uni<List<Response>>> sender) {
         if (items.isEmpty()) {
-            return List.of();
+            return Uni.createFrom().item(List.of());
         }
         Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
         for (int i = 0; i < items.size(); i++) {
-            bySlot.computeIfAbsent(slotOf(request.apply(items.get(i))), s -> new ArrayList<>()).add(i);
+            bySlot.computeIfAbsent(slot.applyAsInt(items.get(i)), s -> new ArrayList<>()).add(i);
         }
         if (bySlot.size() == 1) {
-            return await(sender.apply(items), REPLY_TIMEOUT);
+            return sender.apply(items);
         }
         List<List<Integer>> groups = new ArrayList<>(bySlot.values());
         List<Uni<List<Response>>> writes = new ArrayList<>();
         for (List<Integer> group : groups) {
             writes.add(sender.apply(group.stream().map(items::get).toList()));
         }
-        List<List<Response>> replies = await(Uni.join().all(writes).andFailFast(), REPLY_TIMEOUT);
-        Response[] ordered = new Response[items.size()];
-        for (int g = 0; g < groups.size(); g++) {
-            for (int k = 0; k < groups.get(g).size(); k++) {
-                ordered[groups.get(g).get(k)] = replies.get(g).get(k);
+        return Uni.join().all(writes).andFailFast().map(replies -> {
+            Response[] ordered = new Response[items.size()];
+            for (int g = 0; g < groups.size(); g++) {
+                for (int k = 0; k < groups.get(g).size(); k++) {
+                    ordered[groups.get(g).get(k)] = replies.get(g).get(k);
+                }
             }
-        }
-        return Arrays.asList(ordered);
+            return Arrays.asList(ordered);
+        });
     }
 
     /** The slot of the request's first key; keyless requests share slot -1. */

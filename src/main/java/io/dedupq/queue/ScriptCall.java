@@ -16,6 +16,11 @@ public record ScriptCall(LuaScript script, List<String> keys, List<String> args)
         return request(Command.EVAL, script.source());
     }
 
+    /** The hash slot of the first key, which routes the call on a Cluster; keyless calls share slot -1. */
+    public int slot() {
+        return keys.isEmpty() ? -1 : HashSlot.of(keys.get(0));
+    }
+
     private Request request(Command command, String body) {
         Request request = Request.cmd(command).arg(body).arg(keys.size());
         keys.forEach(request::arg);

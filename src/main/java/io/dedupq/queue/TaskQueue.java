@@ -10,6 +10,7 @@ import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.handler.PayloadBinder;
 import io.dedupq.handler.TaskHandler;
 import io.dedupq.metrics.TaskMetrics;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -77,9 +78,24 @@ public class TaskQueue {
 
     /**
      * Validates every task first; one invalid task refuses the whole list and nothing is
-     * enqueued. Results come back in the order of the submissions.
+     * enqueued. Results come back in the order of the submissions. Blocks: call it from a worker
+     * thread; on an event loop use {@link #enqueueAllAsync}.
      */
     public List<EnqueueResult> enqueueAll(List<TaskSubmission> submissions) {
+        // the guard's timeout ends every wait, so none is added here
+        return enqueueAllAsync(submissions).await().indefinitely();
+    }
+
+    /** {@link #enqueue(TaskSubmission)} without blocking. */
+    public Uni<EnqueueResult> enqueueAsync(TaskSubmission submission) {
+        return enqueueAllAsync(List.of(submission)).map(results -> results.get(0));
+    }
+
+    /**
+     * {@link #enqueueAll} without blocking: the returned {@link Uni} fails with the same
+     * exceptions, and no thread waits for Redis.
+     */
+    public Uni<List<EnqueueResult>> enqueueAllAsync(List<TaskSubmission> submissions) {
         boolean single = submissions.size() == 1;
         List<Prepared> prepared = new ArrayList<>(submissions.size());
         List<FieldError> errors = new ArrayList<>();
@@ -87,15 +103,17 @@ public class TaskQueue {
             prepare(submissions.get(i), single ? "" : "tasks[" + i + "].", prepared, errors);
         }
         if (!errors.isEmpty()) {
-            throw new InvalidTaskException(errors);
+            return Uni.createFrom().failure(new InvalidTaskException(errors));
         }
-        List<EnqueueResult> results = guarded(() -> store.enqueue(prepared));
-        for (int i = 0; i < results.size(); i++) {
-            if (results.get(i).accepted()) {
-                metrics.enqueued(prepared.get(i).queue(), prepared.get(i).type());
-            }
-        }
-        return results;
+        return store.enqueue(prepared)
+                .onFailure(FaultToleranceException.class).transform(StoreUnavailableException::new)
+                .invoke(results -> {
+                    for (int i = 0; i < results.size(); i++) {
+                        if (results.get(i).accepted()) {
+                            metrics.enqueued(prepared.get(i).queue(), prepared.get(i).type());
+                        }
+                    }
+                });
     }
 
     /** The task's status, attempts and result; empty when no queue knows the id. */
