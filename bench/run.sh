@@ -15,7 +15,7 @@
 # BULLMQ_VARIANTS="dedup-option dedup-jobid" (add "plain" for BullMQ without dedup)
 # HANDLERS="loop threads" (the no-op handler on the event loop and/or on handler threads)
 # WAIT_IDLE_PCT=0 WAIT_IDLE_MAX_S=60 (before each cell wait until the host is that idle)
-# WRK_SECONDS=10 WRK_BATCH=100 TIMEOUT_S=300 SKIP_BUILD=0 DOC=docs/benchmarks.md
+# WRK_SECONDS=10 WRK_WARMUP_SECONDS=20 WRK_CELLS="1@64 100@64 1000@8" (tasks per request@connections) TIMEOUT_S=300 SKIP_BUILD=0 DOC=docs/benchmarks.md
 # BULLMQ_SRC=../shared/bench/peers/bullmq (the peer; copied to target/bench/bullmq, npm ci there)
 # BENCH_APP_PROPS="k=v,k=v" (extra system properties for every dedupq JVM)
 # BENCH_JVM_OPTS="-XX:+UseParallelGC" (options of every dedupq JVM; the default is the collector of docker/Dockerfile.jvm)
@@ -47,6 +47,8 @@ if [ -f "$BULLMQ_SRC/bench.mjs" ] && command -v npm >/dev/null; then
     chmod -R u+w "$PEER"
     (cd "$PEER" && npm ci --no-audit --no-fund --loglevel=error) >&2 || echo "npm ci failed: BullMQ is left out" >&2
   fi
+  # our add/addBulk rate driver runs from the peer's copy, where node resolves bullmq
+  cp bench/peer/add.mjs "$PEER/add.mjs"
   export BULLMQ_DIR=$PWD/$PEER
 else
   echo "BullMQ peer not found at $BULLMQ_SRC (or no npm): BullMQ is left out" >&2

@@ -137,8 +137,14 @@ public final class Benchmark {
                 }
             }
             List<Wrk.Result> wrk = new ArrayList<>();
+            List<Bullmq.AddRate> peerAdds = new ArrayList<>();
             if (sections.contains("wrk") && Wrk.installed()) {
                 wrk = wrk(redis, directApi);
+                for (Wrk.Result r : peer == null ? List.<Wrk.Result>of() : wrk) {
+                    Bullmq.AddRate add = peer.add(r.tasksPerRequest(), r.connections(), (int) r.seconds());
+                    log("bullmq add " + add);
+                    peerAdds.add(add);
+                }
             }
             List<Ceiling.Row> ceiling = List.of();
             if (sections.contains("ceiling") && peerDir != null && Files.isRegularFile(peerDir.resolve("ceiling.sh"))) {
@@ -147,7 +153,7 @@ public final class Benchmark {
                 ceiling = Ceiling.run(peerDir, Integer.parseInt(redisProcess.url().replaceAll(".*:", "")), settings.out());
             }
             String report = new ReportPage(settings, machine, repeats, idlePct, peerMissing, sections)
-                    .write(new Report(results), startup, wrk, ceiling);
+                    .write(new Report(results), startup, wrk, peerAdds, ceiling);
             Files.writeString(settings.out().resolve("report.md"), report);
             log("report: " + settings.out().resolve("report.md"));
             if (env.containsKey("DOC")) {
@@ -231,16 +237,26 @@ public final class Benchmark {
         return startup;
     }
 
+    /**
+     * The cells of WRK_CELLS, each "tasks per request@connections" (1: POST /api/tasks, more:
+     * /api/tasks/batch); each after a wrk warm-up of WRK_WARMUP_SECONDS (the API pod's JIT is
+     * still compiling the request path for the first 20 s or so under this load). 1000-task
+     * batches run at 8 connections by default: at 64, 64,000 tasks are in flight, their wait
+     * alone passes the guard's timeout on a 2-core host, and the pod sheds most calls with 503.
+     */
     private List<Wrk.Result> wrk(BenchRedis redis, AppJvm api) {
         int seconds = Integer.parseInt(env.getOrDefault("WRK_SECONDS", "10"));
-        int batch = Integer.parseInt(env.getOrDefault("WRK_BATCH", "100"));
+        int warmup = Integer.parseInt(env.getOrDefault("WRK_WARMUP_SECONDS", "20"));
         Wrk wrk = new Wrk(Path.of(env.getOrDefault("WRK_SCRIPTS", "bench/wrk")), settings.out());
         List<Wrk.Result> runs = new ArrayList<>();
-        for (int size : new int[] {1, batch}) {
+        for (String cell : env.getOrDefault("WRK_CELLS", "1@64 100@64 1000@8").trim().split("\\s+")) {
+            int size = Integer.parseInt(cell.substring(0, cell.indexOf('@')));
+            int connections = Integer.parseInt(cell.substring(cell.indexOf('@') + 1));
+            String tag = size + "x" + connections;
             redis.send(Command.FLUSHALL);
-            wrk.run(api.port(), 64, size, 3, "warm" + size, CpuMeter.of(List.of(api), redis)); // JIT warm-up
+            wrk.run(api.port(), connections, size, warmup, "warm" + tag, CpuMeter.of(List.of(api), redis));
             redis.send(Command.FLUSHALL);
-            Wrk.Result r = wrk.run(api.port(), 64, size, seconds, "run" + size, CpuMeter.of(List.of(api), redis));
+            Wrk.Result r = wrk.run(api.port(), connections, size, seconds, "run" + tag, CpuMeter.of(List.of(api), redis));
             log("wrk " + r);
             runs.add(r);
         }

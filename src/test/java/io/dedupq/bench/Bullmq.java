@@ -66,6 +66,39 @@ public final class Bullmq {
         }
     }
 
+    /** BullMQ's enqueue rate with {@code batch} jobs per call (1: Queue.add, more: addBulk). */
+    public record AddRate(int batch, int inFlight, double seconds, double jobsPerSecond, double nodeCpuPct) {
+    }
+
+    /**
+     * bench/peer/add.mjs (copied next to the peer's node_modules by bench/run.sh): {@code
+     * inFlight} add or addBulk calls outstanding for {@code seconds}, fresh ids with the
+     * deduplication option, against the same Redis.
+     */
+    public AddRate add(int batch, int inFlight, int seconds) {
+        Path log = settings.out().resolve("logs").resolve("bullmq-add-" + batch + ".log");
+        try {
+            Files.createDirectories(log.getParent());
+            ProcessBuilder builder = new ProcessBuilder("node", "add.mjs").directory(dir.toFile())
+                    .redirectError(log.toFile());
+            builder.environment().putAll(Map.of("REDIS_URL", settings.redisUrl(), "BATCH", Integer.toString(batch),
+                    "IN_FLIGHT", Integer.toString(inFlight), "SECONDS", Integer.toString(seconds)));
+            Process node = builder.start();
+            String out = new String(node.getInputStream().readAllBytes());
+            if (node.waitFor() != 0) {
+                throw new IllegalStateException("add.mjs failed (exit " + node.exitValue() + "); see " + log);
+            }
+            JsonNode line = new ObjectMapper().readTree(out.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b)
+                    .orElseThrow(() -> new IllegalStateException("add.mjs printed no result; see " + log)));
+            return new AddRate(batch, inFlight, num(line, "seconds"), num(line, "jobs_per_s"), num(line, "node_cpu_pct"));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run add.mjs: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static List<CellResult> parse(JsonNode line) {
         List<CellResult> cells = new ArrayList<>();
         for (JsonNode r : line.path("results")) {

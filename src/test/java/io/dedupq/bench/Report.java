@@ -144,13 +144,19 @@ public final class Report {
         return this;
     }
 
-    public Report wrk(List<Wrk.Result> runs) {
-        line("| request | connections | seconds | requests/s | tasks/s | p50 ms | p99 ms | non-2xx / timeouts | foreign CPU % |");
-        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
-        for (Wrk.Result r : runs) {
+    /** {@code peer}: BullMQ's add/addBulk rate for each run, in the same order, or empty. */
+    public Report wrk(List<Wrk.Result> runs, List<Bullmq.AddRate> peer) {
+        line("| request | connections | seconds | requests/s | tasks/s | p50 ms | p99 ms | non-2xx / timeouts | foreign CPU % "
+                + "| BullMQ jobs/s | dedupq ÷ BullMQ |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (int i = 0; i < runs.size(); i++) {
+            Wrk.Result r = runs.get(i);
+            Bullmq.AddRate add = i < peer.size() ? peer.get(i) : null;
             line("| " + r.label() + " | " + r.connections() + " | " + fmt(r.seconds()) + " | " + fmt(r.requestsPerSecond())
                     + " | " + fmt(r.tasksPerSecond()) + " | " + fmt(r.p50Ms()) + " | " + fmt(r.p99Ms()) + " | "
-                    + r.errors() + " | " + fmt(r.foreignCpuPct()) + " |");
+                    + r.errors() + " | " + fmt(r.foreignCpuPct()) + " | "
+                    + (add == null ? "–" : fmt(add.jobsPerSecond()) + " (" + (add.batch() == 1 ? "add" : "addBulk") + ")")
+                    + " | " + (add == null ? "–" : ratio(r.tasksPerSecond() / add.jobsPerSecond())) + " |");
         }
         return this;
     }
@@ -211,7 +217,11 @@ public final class Report {
         }
         double a = median(mine.stream().mapToDouble(f).filter(Double::isFinite).sorted().toArray());
         double b = median(peer.stream().mapToDouble(f).filter(Double::isFinite).sorted().toArray());
-        return Double.isFinite(a / b) ? String.format(Locale.ROOT, "%.2f", a / b) : "–";
+        return ratio(a / b);
+    }
+
+    private static String ratio(double r) {
+        return Double.isFinite(r) ? String.format(Locale.ROOT, "%.2f", r) : "–";
     }
 
     private static double median(double[] sorted) {

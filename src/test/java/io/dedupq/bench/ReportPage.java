@@ -24,7 +24,8 @@ public final class ReportPage {
         this.sections = sections;
     }
 
-    public String write(Report r, Map<String, Double> startup, List<Wrk.Result> wrk, List<Ceiling.Row> ceiling) {
+    public String write(Report r, Map<String, Double> startup, List<Wrk.Result> wrk, List<Bullmq.AddRate> peerAdds,
+            List<Ceiling.Row> ceiling) {
         r.line("## Run of " + machine.date() + "\n");
         r.line(String.format(Locale.ROOT, "- machine: %d cpus (`nproc`), %s, %d MiB RAM, %s", machine.cpus(),
                 machine.cpuModel(), machine.memMib(), machine.kernel()));
@@ -69,7 +70,13 @@ public final class ReportPage {
         }
         if (!wrk.isEmpty()) {
             r.line("### HTTP enqueue with wrk (API pod, worker off, fresh ids)\n");
-            r.wrk(wrk).line("");
+            r.wrk(wrk, peerAdds).line("");
+            if (!peerAdds.isEmpty()) {
+                r.line("BullMQ: `Queue.add` (1 job per call) or `addBulk` (as many jobs per call as the row's tasks per "
+                        + "request) from Node, as many calls in flight as wrk has connections, fresh ids with the "
+                        + "deduplication option, on the same Redis right after the dedupq row (bench/peer/add.mjs); no "
+                        + "HTTP in between.\n");
+            }
         }
         if (!startup.isEmpty()) {
             r.line("### JVM start and memory (packaged jar, `java -jar`, default heap)\n");
