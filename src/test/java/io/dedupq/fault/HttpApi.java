@@ -11,10 +11,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * HTTP calls to the api pod. A 503 (Redis restarting) or a broken connection is answered the
+ * HTTP calls to the api pods, taken in turn as a load balancer would. A 503 (Redis restarting) or a broken connection is answered the
  * way the 503 problem tells clients to: send the same request again, with the same ids, until
  * a definitive answer comes. Every such resend is counted.
  */
@@ -28,11 +30,16 @@ final class HttpApi {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ObjectMapper mapper = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-    private final String base;
+    private final List<String> bases;
+    private final AtomicLong calls = new AtomicLong();
     private final AtomicLong resends = new AtomicLong();
 
-    HttpApi(int port) {
-        this.base = "http://127.0.0.1:" + port;
+    HttpApi(int... ports) {
+        this.bases = Arrays.stream(ports).mapToObj(port -> "http://127.0.0.1:" + port).toList();
+    }
+
+    private String base() {
+        return bases.get((int) (calls.getAndIncrement() % bases.size()));
     }
 
     /** Requests sent again after a 503 or a broken connection. */
@@ -41,15 +48,15 @@ final class HttpApi {
     }
 
     Answer get(String path) {
-        return call(HttpRequest.newBuilder(URI.create(base + path)).GET());
+        return call(HttpRequest.newBuilder(URI.create(base() + path)).GET());
     }
 
     Answer post(String path, Object body) {
-        return call(HttpRequest.newBuilder(URI.create(base + path)).POST(json(body)));
+        return call(HttpRequest.newBuilder(URI.create(base() + path)).POST(json(body)));
     }
 
     Answer put(String path, Object body) {
-        return call(HttpRequest.newBuilder(URI.create(base + path)).PUT(json(body)));
+        return call(HttpRequest.newBuilder(URI.create(base() + path)).PUT(json(body)));
     }
 
     /** GET that must answer 200. */

@@ -43,6 +43,13 @@ final class RedisProbe implements AutoCloseable {
         return send(Request.cmd(Command.ZCARD).arg(key)).toLong();
     }
 
+    /** {@code used_memory} of INFO memory, in bytes. */
+    long usedMemory() {
+        String info = send(Request.cmd(Command.INFO).arg("memory")).toString();
+        return info.lines().filter(l -> l.startsWith("used_memory:")).mapToLong(l -> Long.parseLong(l.substring(12).trim()))
+                .findFirst().orElse(-1);
+    }
+
     void lpush(String key, String value) {
         send(Request.cmd(Command.LPUSH).arg(key).arg(value));
     }

@@ -33,7 +33,7 @@ final class WorkerFleet implements AutoCloseable {
     private final Path logs;
     private final List<AppJvm> started = new ArrayList<>();
     private final Set<AppJvm> reserved = new HashSet<>();
-    private AppJvm apiPod;
+    private final Set<AppJvm> apiPods = new HashSet<>();
     private int counter;
 
     WorkerFleet(String redisUrl, Path logs) throws IOException {
@@ -45,11 +45,12 @@ final class WorkerFleet implements AutoCloseable {
         this.logs = Files.createDirectories(logs);
     }
 
-    /** The pod that serves /api (and runs workers too). */
+    /** A pod that serves /api (and runs workers too). */
     AppJvm startApiPod() {
-        AppJvm pod = launch("api", true);
+        AppJvm pod;
         synchronized (this) {
-            apiPod = pod;
+            pod = launch(apiPods.isEmpty() ? "api" : "api-" + (apiPods.size() + 1), true);
+            apiPods.add(pod);
         }
         awaitReady(pod);
         return pod;
@@ -71,8 +72,12 @@ final class WorkerFleet implements AutoCloseable {
      * anything) and its worker has announced its id.
      */
     void awaitReady(AppJvm jvm) {
-        jvm.awaitHttp(START_TIMEOUT, jvm == apiPod);
+        jvm.awaitHttp(START_TIMEOUT, isApiPod(jvm));
         jvm.awaitWorkerId(START_TIMEOUT);
+    }
+
+    private synchronized boolean isApiPod(AppJvm jvm) {
+        return apiPods.contains(jvm);
     }
 
     private synchronized int nextNumber() {
@@ -104,7 +109,7 @@ final class WorkerFleet implements AutoCloseable {
 
     /** Live worker-only pods that no fault step has reserved. */
     synchronized List<AppJvm> available() {
-        return started.stream().filter(w -> w != apiPod && w.alive() && w.workerId() != null && !reserved.contains(w))
+        return started.stream().filter(w -> !apiPods.contains(w) && w.alive() && w.workerId() != null && !reserved.contains(w))
                 .toList();
     }
 

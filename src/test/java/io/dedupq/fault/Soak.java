@@ -1,0 +1,127 @@
+package io.dedupq.fault;
+
+import io.dedupq.config.RedisProcess;
+import io.dedupq.support.AppJvm;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+/**
+ * The long soak (bench/soak.sh; not part of ./mvnw verify): the fault suite's parts at the
+ * scale of hours of production. Two api pods and four worker pods of the packaged service on
+ * one Redis with AOF; payment and voucher tasks over HTTP, with duplicates, for
+ * {@code soak.minutes}; a worker killed with SIGKILL (and replaced) every 30 to 60 s; Redis
+ * crashed and restarted once, half-way. A sample every 5 s (finished tasks, Redis memory, RSS
+ * of the pods) goes to {@code target/soak/soak.csv} and {@code soak.png}. At the end the
+ * auditor checks every balance, ledger and voucher: each accepted task took effect exactly
+ * once, none is left queued, locked or dead. Exit code 1 on any violation.
+ * <p>
+ * System properties: {@code soak.tasks} (1,000,000), {@code soak.minutes} (20),
+ * {@code soak.workers} (4), {@code soak.api-pods} (2), {@code soak.seed}.
+ */
+public final class Soak {
+
+    private static final Path DIR = Path.of("target", "soak");
+
+    public static void main(String[] args) throws Exception {
+        int tasks = Integer.getInteger("soak.tasks", 1_000_000);
+        int minutes = Integer.getInteger("soak.minutes", 20);
+        int workerPods = Integer.getInteger("soak.workers", 4);
+        int apiPodCount = Integer.getInteger("soak.api-pods", 2);
+        long seed = Long.getLong("soak.seed", System.currentTimeMillis());
+        Files.createDirectories(DIR);
+        Figures figures = new Figures();
+        RedisProcess redis = RedisProcess.start(DIR.resolve("redis-" + seed));
+        Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "soak-redis-stop"));
+        List<String> problems = new ArrayList<>();
+        try (RedisProbe probe = new RedisProbe(redis.url()); WorkerFleet fleet = new WorkerFleet(redis.url(), DIR)) {
+            List<AppJvm> apiPods = new ArrayList<>();
+            for (int i = 0; i < apiPodCount; i++) {
+                apiPods.add(fleet.startApiPod());
+            }
+            for (int i = 0; i < workerPods; i++) {
+                fleet.launchWorker();
+            }
+            fleet.all().forEach(fleet::awaitReady);
+            HttpApi api = new HttpApi(apiPods.stream().mapToInt(AppJvm::port).toArray());
+            // 60 % payments over 500 accounts, 40 % vouchers over 50 campaigns: no account runs dry, no stock runs out
+            TaskPlan plan = new TaskPlan(seed, tasks * 3 / 5, tasks - tasks * 3 / 5, 500, 50);
+            LoadProducer producer = new LoadProducer(api, probe, plan, figures);
+            producer.openAccountsAndCampaigns();
+            FaultInjector faults = new FaultInjector(fleet, probe, figures);
+            log("seed " + seed + ": " + tasks + " tasks over " + minutes + " min, " + apiPodCount + " api pods, "
+                    + workerPods + " worker pods, Redis " + redis.url());
+            ExecutorService background = Executors.newFixedThreadPool(2);
+            try (SoakSampler sampler = new SoakSampler(api, probe, fleet, apiPods, figures, 5_000).start()) {
+                try (ChaosLoop chaos = new ChaosLoop(fleet, figures, Duration.ofSeconds(30), Duration.ofSeconds(60))
+                        .start()) {
+                    Future<?> load = background.submit(() -> {
+                        producer.run(minutes * 60, Duration.ofSeconds(1));
+                        return null;
+                    });
+                    Future<?> redisCrash = background.submit(() -> {
+                        Thread.sleep(minutes * 30_000L);
+                        faults.crashAndRestartRedis(redis, Duration.ofSeconds(2));
+                        log("Redis crashed and restarted");
+                        return null;
+                    });
+                    load.get(minutes * 3L, TimeUnit.MINUTES);
+                    redisCrash.get(1, TimeUnit.MINUTES);
+                } finally {
+                    background.shutdownNow();
+                    producer.close();
+                }
+                log("load done; waiting until every task is finished");
+                Auditor auditor = new Auditor(api, probe, plan, figures);
+                auditor.awaitQuiescence(Duration.ofMinutes(15));
+                sampler.sample();
+                problems.addAll(auditor.violations());
+                write(sampler.rows(), tasks, minutes, seed);
+            }
+            problems.addAll(producer.unexpected());
+            producer.accepted().forEach((id, n) -> {
+                if (n.get() > 1) {
+                    problems.add("task " + id + " was accepted (202) " + n + " times");
+                }
+            });
+            plan.tasks().stream().filter(t -> !producer.answered().containsKey(t.id()))
+                    .forEach(t -> problems.add("task " + t.id() + " was never answered"));
+            fleet.all().stream().filter(AppJvm::crashed).forEach(j -> problems.add(j + " exited by itself; see " + j.log()));
+            figures.set("unique task ids", plan.tasks().size());
+            figures.set("HTTP requests resent after a 503 or a cut connection", api.resends());
+            LogTally.addTo(figures, fleet.all());
+            figures.set("worker JVMs started in all", fleet.all().size());
+        } finally {
+            redis.stop();
+        }
+        String report = "soak seed " + seed + "\n" + figures.report() + problems.size() + " violations\n"
+                + problems.stream().limit(50).collect(Collectors.joining("\n"));
+        Files.writeString(DIR.resolve("report.txt"), report);
+        log(report);
+        System.exit(problems.isEmpty() ? 0 : 1);
+    }
+
+    private static void write(List<SoakSampler.Row> rows, int tasks, int minutes, long seed) throws IOException {
+        List<String> lines = new ArrayList<>(List.of(SoakSampler.CSV_HEADER));
+        rows.forEach(r -> lines.add(r.csv()));
+        Files.write(DIR.resolve("soak.csv"), lines);
+        SoakChart.write(rows, String.format(java.util.Locale.ROOT,
+                "dedupq soak: %,d tasks over %d min, kill -9 of a worker every 30-60 s (red), Redis crash (blue); seed %d",
+                tasks, minutes, seed), DIR.resolve("soak.png"));
+    }
+
+    private static void log(String text) {
+        System.out.println("[soak " + java.time.LocalTime.now().withNano(0) + "] " + text);
+    }
+
+    private Soak() {
+    }
+}
