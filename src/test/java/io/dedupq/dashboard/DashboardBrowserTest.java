@@ -99,6 +99,10 @@ class DashboardBrowserTest {
         By deadRow = By.cssSelector("#dead tr[data-id='" + doomed + "']");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(deadRow, "failure 3 of 3"));
         screenshot("target/dashboard-dead-letter.png");
+        // a long id and error wrap inside the card: the page never scrolls sideways, no button is cut off
+        assertEquals(Boolean.TRUE, browser.executeScript(
+                "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"),
+                "the page is wider than the 1280 px window");
 
         browser.findElement(deadRow).findElement(By.cssSelector("button.retry")).click();
         awaitStatus(doomed, "succeeded");
