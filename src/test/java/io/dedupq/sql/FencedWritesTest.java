@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,11 +38,6 @@ class FencedWritesTest {
 
     @Inject
     TaskQueue tasks;
-
-    @BeforeEach
-    void schema() throws Exception {
-        SqlSchema.apply();
-    }
 
     @Test
     void firstExecutionCommitsItsRowsWithTheRecord() throws Exception {

@@ -15,7 +15,7 @@ public final class SqlSchema {
     private SqlSchema() {
     }
 
-    /** dedupq's documented migration (db/dedupq-postgresql.sql, as shipped) plus {@code effects}. */
+    /** dedupq's documented migration (db/dedupq-postgresql.sql, as shipped) plus the tests' {@code effects} and {@code orders}. */
     public static void apply() throws SQLException, IOException {
         String migration;
         try (InputStream in = SqlSchema.class.getClassLoader().getResourceAsStream("db/dedupq-postgresql.sql")) {
@@ -24,6 +24,7 @@ public final class SqlSchema {
         try (Connection connection = PostgresTestResource.postgres().connect(); Statement statement = connection.createStatement()) {
             statement.execute(migration);
             statement.execute("CREATE TABLE IF NOT EXISTS effects (task_id text NOT NULL, fencing_token bigint NOT NULL)");
+            statement.execute("CREATE TABLE IF NOT EXISTS orders (task_id text PRIMARY KEY)");
         }
     }
 
