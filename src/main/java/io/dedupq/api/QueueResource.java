@@ -5,12 +5,15 @@ import io.dedupq.queue.QueueStats;
 import io.dedupq.queue.RefusedWrites;
 import io.dedupq.queue.TaskQueue;
 import io.dedupq.security.Roles;
+import io.dedupq.sql.OutboxLag;
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.enterprise.inject.Instance;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.sql.SQLException;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -32,8 +35,12 @@ public class QueueResource {
     private final ProblemResponses problems;
     private final RedisMemory memory;
     private final RefusedWrites refused;
+    // exists only with dedupq.sql.enabled
+    private final Instance<OutboxLag> outboxLag;
 
-    public QueueResource(TaskQueue queue, ProblemResponses problems, RedisMemory memory, RefusedWrites refused) {
+    public QueueResource(TaskQueue queue, ProblemResponses problems, RedisMemory memory, RefusedWrites refused,
+            Instance<OutboxLag> outboxLag) {
+        this.outboxLag = outboxLag;
         this.queue = queue;
         this.problems = problems;
         this.memory = memory;
@@ -56,7 +63,9 @@ public class QueueResource {
         @Header(name = "Redis-Used-Memory", description = "Redis used_memory in bytes, as last read"),
         @Header(name = "Redis-Max-Memory", description = "Redis maxmemory in bytes, 0 without a limit"),
         @Header(name = "Redis-Maxmemory-Policy", description = "noeviction, or the evicting policy"),
-        @Header(name = "Redis-Refused-Writes", description = "calls of this pod Redis refused with OOM")})
+        @Header(name = "Redis-Refused-Writes", description = "calls of this pod Redis refused with OOM"),
+        @Header(name = "Outbox-Lag-Ms", description = "with dedupq.sql.enabled: age of the oldest task in the "
+                + "transactional outbox, not yet in Redis (0: empty); absent while the database does not answer")})
     public Response queues() {
         List<QueueStats> stats = queue.stats();
         Response.ResponseBuilder answer = Response.ok(stats).header("Redis-Refused-Writes", refused.count());
@@ -64,6 +73,13 @@ public class QueueResource {
         if (state != null) {
             answer.header("Redis-Used-Memory", state.usedMemory()).header("Redis-Max-Memory", state.maxMemory())
                     .header("Redis-Maxmemory-Policy", state.policy());
+        }
+        if (outboxLag.isResolvable()) {
+            try {
+                answer.header("Outbox-Lag-Ms", outboxLag.get().millis());
+            } catch (SQLException e) {
+                // the queues are Redis's; a database that does not answer only hides the lag
+            }
         }
         return answer.build();
     }

@@ -43,6 +43,33 @@ public interface DedupqConfig {
 
     DevRedis devRedis();
 
+    Sql sql();
+
+    /**
+     * Fenced SQL writes and the transactional outbox (docs/sql-effects.md), on the application's
+     * default JDBC datasource. Needs quarkus-agroal and a JDBC driver, which dedupq does not bring.
+     */
+    interface Sql {
+        /**
+         * Create the beans (FencedWrites, TransactionalTaskQueue, the outbox relay). Read when the
+         * application is built, so set it in {@code application.properties}.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** How often the relay looks for committed outbox rows: the lag at rest is about this long. */
+        @WithDefault("50ms")
+        Duration outboxPollInterval();
+
+        /** Most outbox rows moved to Redis in one enqueue pipeline. */
+        @WithDefault("500")
+        int outboxBatchSize();
+
+        /** TTL of the relay's lock; the pod holding it extends it on every poll, another takes over after it expires. */
+        @WithDefault("10s")
+        Duration relayLockTtl();
+    }
+
     /** The private redis-server of dev and test mode ({@link DevRedisConfigSourceFactory}). */
     interface DevRedis {
         /**

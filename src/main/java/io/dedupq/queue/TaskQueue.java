@@ -96,14 +96,11 @@ public class TaskQueue {
      * exceptions, and no thread waits for Redis.
      */
     public Uni<List<EnqueueResult>> enqueueAllAsync(List<TaskSubmission> submissions) {
-        boolean single = submissions.size() == 1;
-        List<Prepared> prepared = new ArrayList<>(submissions.size());
-        List<FieldError> errors = new ArrayList<>();
-        for (int i = 0; i < submissions.size(); i++) {
-            prepare(submissions.get(i), single ? "" : "tasks[" + i + "].", prepared, errors);
-        }
-        if (!errors.isEmpty()) {
-            return Uni.createFrom().failure(new InvalidTaskException(errors));
+        List<Prepared> prepared;
+        try {
+            prepared = prepareAll(submissions);
+        } catch (InvalidTaskException e) {
+            return Uni.createFrom().failure(e);
         }
         return store.enqueue(prepared)
                 .onFailure(FaultToleranceException.class).transform(StoreUnavailableException::new)
@@ -114,6 +111,23 @@ public class TaskQueue {
                         }
                     }
                 });
+    }
+
+    /**
+     * Validates every task, and gives each its final id (a UUID where it had none and may); nothing
+     * is enqueued. One invalid task throws {@link InvalidTaskException} naming every wrong field.
+     */
+    public List<Prepared> prepareAll(List<TaskSubmission> submissions) {
+        boolean single = submissions.size() == 1;
+        List<Prepared> prepared = new ArrayList<>(submissions.size());
+        List<FieldError> errors = new ArrayList<>();
+        for (int i = 0; i < submissions.size(); i++) {
+            prepare(submissions.get(i), single ? "" : "tasks[" + i + "].", prepared, errors);
+        }
+        if (!errors.isEmpty()) {
+            throw new InvalidTaskException(errors);
+        }
+        return prepared;
     }
 
     /** The task's status, attempts and result; empty when no queue knows the id. */

@@ -6,19 +6,22 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
-/** One named thread that runs one step at a fixed delay; a failing step is logged and retried next turn. */
-final class PeriodicLoop {
+/**
+ * One named thread that runs one step at a fixed delay; a failing step is logged and retried next
+ * turn. Also the outbox relay's, which needs intervals below the Quarkus scheduler's 1 s check period.
+ */
+public final class PeriodicLoop {
 
     private static final Logger LOG = Logger.getLogger(PeriodicLoop.class);
 
     private final String name;
     private ScheduledExecutorService executor;
 
-    PeriodicLoop(String name) {
+    public PeriodicLoop(String name) {
         this.name = name;
     }
 
-    synchronized void start(Duration interval, Runnable step) {
+    public synchronized void start(Duration interval, Runnable step) {
         executor = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dedupq-" + name);
             t.setDaemon(true);
@@ -36,7 +39,7 @@ final class PeriodicLoop {
         }, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    synchronized void stop() {
+    public synchronized void stop() {
         if (executor == null) {
             return;
         }

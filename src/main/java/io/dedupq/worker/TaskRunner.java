@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.config.DedupqJson;
+import io.dedupq.handler.AlreadyApplied;
 import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.handler.PayloadBinder;
@@ -136,6 +137,8 @@ public class TaskRunner {
             ExecutionContext ctx = new ExecutionContext(claim.id(), QueuePartitions.queueOf(queue), envelope.attempt(),
                     claim.fence(), watch::lost);
             result = metrics.timeHandler(queue, envelope.type(), () -> invoke(handler, bound.value(), ctx));
+        } catch (AlreadyApplied e) {
+            return new Verdict(TaskStatus.SUCCEEDED, e.outcome(), null, 0, watch.lost());
         } catch (PermanentFailure e) {
             return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), watch.lost());
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {

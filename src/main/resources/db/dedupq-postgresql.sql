@@ -1,0 +1,24 @@
+-- dedupq's tables in the application's PostgreSQL database (docs/sql-effects.md). Run once, with
+-- the application's own migrations (Flyway, Liquibase, psql -f). Idempotent.
+
+-- One row per task whose effect a handler wrote through FencedWrites: the newest fencing token
+-- that claimed it, and the outcome once the handler's transaction committed (NULL until then).
+CREATE TABLE IF NOT EXISTS dedupq_effect (
+    queue         text        NOT NULL,
+    task_id       text        NOT NULL,
+    fencing_token bigint      NOT NULL,
+    outcome       text,
+    recorded_at   timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (queue, task_id)
+);
+
+-- Tasks enqueued in an application transaction (TransactionalTaskQueue), until the relay moved
+-- them to Redis. The id is fixed when the row is written, so a relay that pushes a row twice
+-- enqueues the task once.
+CREATE TABLE IF NOT EXISTS dedupq_outbox (
+    seq        bigserial   PRIMARY KEY,
+    task_id    text        NOT NULL,
+    type       text        NOT NULL,
+    payload    text        NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+);
