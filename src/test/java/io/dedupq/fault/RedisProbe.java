@@ -76,7 +76,16 @@ final class RedisProbe implements AutoCloseable {
 
     /** HGET of one field of many hashes, pipelined; null where the hash or field is missing. */
     List<String> hgetAll(List<String> keys, String field) {
-        List<Request> requests = keys.stream().map(k -> Request.cmd(Command.HGET).arg(k).arg(field)).toList();
+        return pipelined(keys.stream().map(k -> Request.cmd(Command.HGET).arg(k).arg(field)).toList());
+    }
+
+    /** PTTL of many keys, pipelined: ms left, -1 for a key without expiry, -2 for a missing one. */
+    List<Long> pttlAll(List<String> keys) {
+        return pipelined(keys.stream().map(k -> Request.cmd(Command.PTTL).arg(k)).toList()).stream()
+                .map(Long::parseLong).toList();
+    }
+
+    private List<String> pipelined(List<Request> requests) {
         List<String> values = new ArrayList<>();
         for (int from = 0; from < requests.size(); from += 1000) {
             List<Request> page = requests.subList(from, Math.min(requests.size(), from + 1000));

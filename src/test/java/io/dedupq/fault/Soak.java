@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * crashed and restarted once, half-way. A sample every 5 s (finished tasks, Redis memory, RSS
  * of the pods) goes to {@code target/soak/soak.csv} and {@code soak.png}. At the end the
  * auditor checks every balance, ledger and voucher: each accepted task took effect exactly
- * once, none is left queued, locked or dead. Exit code 1 on any violation.
+ * once, none is left queued, locked or dead, and every key that must expire has an expiry.
+ * Exit code 1 on any violation.
  * <p>
  * System properties: {@code soak.tasks} (1,000,000), {@code soak.minutes} (20),
  * {@code soak.workers} (4), {@code soak.api-pods} (2), {@code soak.seed}.
@@ -84,6 +85,7 @@ public final class Soak {
                 auditor.awaitQuiescence(Duration.ofMinutes(15));
                 sampler.sample();
                 problems.addAll(auditor.violations());
+                problems.addAll(keysWithoutExpiry(probe, figures));
                 write(sampler.rows(), tasks, minutes, seed);
             }
             problems.addAll(producer.unexpected());
@@ -107,6 +109,26 @@ public final class Soak {
         Files.writeString(DIR.resolve("report.txt"), report);
         log(report);
         System.exit(problems.isEmpty() ? 0 : 1);
+    }
+
+    /**
+     * Keys that must expire (every task is finished now): task hashes and done markers with the
+     * dedup window, locks and job locks with their TTL. One without an expiry would stay forever.
+     */
+    private static List<String> keysWithoutExpiry(RedisProbe probe, Figures figures) {
+        List<String> problems = new ArrayList<>();
+        for (String pattern : List.of(RedisProbe.ANY_QUEUE + "task:*", RedisProbe.ANY_QUEUE + "done:*",
+                RedisProbe.ANY_QUEUE + "lock:*", "dedupq:joblock:*")) {
+            List<String> keys = probe.keys(pattern);
+            List<Long> ttls = probe.pttlAll(keys);
+            for (int i = 0; i < keys.size(); i++) {
+                if (ttls.get(i) == -1) {
+                    problems.add("key " + keys.get(i) + " has no expiry");
+                }
+            }
+            figures.add("keys that must expire, checked for an expiry", keys.size());
+        }
+        return problems;
     }
 
     private static void write(List<SoakSampler.Row> rows, int tasks, int minutes, long seed) throws IOException {

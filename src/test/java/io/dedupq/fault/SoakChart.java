@@ -14,7 +14,7 @@ import javax.imageio.ImageIO;
 
 /**
  * The soak's time series as one PNG: three panels over the same time axis (tasks finished per
- * second; Redis memory; RSS of the largest api and worker pod), with a red tick at each
+ * second; Redis memory; RSS and used heap of the largest api and worker pod), with a red tick at each
  * kill -9 of a worker and a blue line where Redis was crashed and restarted.
  */
 final class SoakChart {
@@ -52,9 +52,11 @@ final class SoakChart {
         panel(g, rows, y, "Redis used_memory, MiB",
                 List.of(Series.of("Redis", new Color(0x7a3db8), rows, SoakSampler.Row::redisMib)));
         y += PANEL + 40;
-        panel(g, rows, y, "RSS, MiB (largest pod of each kind)", List.of(
-                Series.of("api pod", new Color(0xc06000), rows, SoakSampler.Row::apiRssMib),
-                Series.of("worker pod", new Color(0x1f5fb0), rows, SoakSampler.Row::workerRssMib)));
+        panel(g, rows, y, "RSS and used heap, MiB (largest pod of each kind)", List.of(
+                Series.of("api RSS", new Color(0xc06000), rows, SoakSampler.Row::apiRssMib),
+                Series.of("worker RSS", new Color(0x1f5fb0), rows, SoakSampler.Row::workerRssMib),
+                Series.of("api heap", new Color(0xe8a060), rows, SoakSampler.Row::apiHeapMib),
+                Series.of("worker heap", new Color(0x80a8e0), rows, SoakSampler.Row::workerHeapMib)));
         g.dispose();
         ImageIO.write(image, "png", png.toFile());
     }
@@ -99,7 +101,7 @@ final class SoakChart {
             restarts = r.redisRestarts();
         }
         g.setStroke(new BasicStroke(1.6f));
-        int legend = LEFT + width - 260;
+        int legend = LEFT + width - 120 * series.size();
         for (Series s : series) {
             g.setColor(s.color());
             int px = -1;

@@ -7,22 +7,24 @@ import java.util.List;
 
 /**
  * Every {@code every} ms, one row of the soak's time series: tasks finished so far, pending,
- * Redis memory, and the RSS of the api pods and of the worker pods alive at that moment. Rows
- * are read where the figures come from (GET /api/queues, INFO memory, /proc), never estimated.
+ * Redis memory, and the RSS and used heap of the api pods and of the worker pods alive at that
+ * moment. Rows are read where the figures come from (GET /api/queues, INFO memory, /proc, each
+ * pod's /q/metrics), never estimated.
  */
 final class SoakSampler implements AutoCloseable {
 
-    /** One sample; {@code seconds} since the soak started; RSS in MiB, the largest pod of each kind. */
+    /** One sample; {@code seconds} since the soak started; RSS and heap in MiB, the largest pod of each kind. */
     record Row(double seconds, long succeeded, long pending, double redisMib, double apiRssMib, double workerRssMib,
-            long kills, long redisRestarts) {
+            double apiHeapMib, double workerHeapMib, long kills, long redisRestarts) {
 
         String csv() {
-            return String.format(java.util.Locale.ROOT, "%.1f,%d,%d,%.1f,%.1f,%.1f,%d,%d", seconds, succeeded, pending,
-                    redisMib, apiRssMib, workerRssMib, kills, redisRestarts);
+            return String.format(java.util.Locale.ROOT, "%.1f,%d,%d,%.1f,%.1f,%.1f,%.1f,%.1f,%d,%d", seconds, succeeded,
+                    pending, redisMib, apiRssMib, workerRssMib, apiHeapMib, workerHeapMib, kills, redisRestarts);
         }
     }
 
-    static final String CSV_HEADER = "seconds,succeeded,pending,redis_mib,api_rss_mib,worker_rss_mib,kills,redis_restarts";
+    static final String CSV_HEADER = "seconds,succeeded,pending,redis_mib,api_rss_mib,worker_rss_mib,api_heap_mib,"
+            + "worker_heap_mib,kills,redis_restarts";
 
     private final HttpApi api;
     private final RedisProbe redis;
@@ -70,13 +72,30 @@ final class SoakSampler implements AutoCloseable {
             succeeded += queue.path("succeeded").asLong();
             pending += queue.path("pending").asLong();
         }
-        double apiRss = apiPods.stream().filter(AppJvm::alive).mapToLong(AppJvm::rssKib).max().orElse(0) / 1024.0;
-        double workerRss = fleet.available().stream().mapToLong(AppJvm::rssKib).max().orElse(0) / 1024.0;
+        List<AppJvm> api = apiPods.stream().filter(AppJvm::alive).toList();
+        List<AppJvm> workers = fleet.available();
         Row row = new Row((System.nanoTime() - started) / 1e9, succeeded, pending, redis.usedMemory() / 1048576.0,
-                apiRss, workerRss, figures.get("kill -9 of a worker"),
+                largest(api, AppJvm::rssKib) / 1024.0, largest(workers, AppJvm::rssKib) / 1024.0,
+                largest(api, SoakSampler::heapBytes) / 1048576.0, largest(workers, SoakSampler::heapBytes) / 1048576.0,
+                figures.get("kill -9 of a worker"),
                 figures.get("Redis crashes (kill -9) and restarts on the same AOF"));
         synchronized (rows) {
             rows.add(row);
+        }
+    }
+
+    private static double largest(List<AppJvm> pods, java.util.function.ToLongFunction<AppJvm> figure) {
+        return pods.stream().mapToLong(figure).max().orElse(0);
+    }
+
+    /** Used heap from the pod's own /q/metrics (Micrometer's jvm_memory_used_bytes, area heap); 0 if it did not answer. */
+    private static long heapBytes(AppJvm pod) {
+        try {
+            return (long) pod.send("GET", "/q/metrics", null).body().lines()
+                    .filter(l -> l.startsWith("jvm_memory_used_bytes{area=\"heap\""))
+                    .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        } catch (RuntimeException killedMeanwhile) {
+            return 0;
         }
     }
 
