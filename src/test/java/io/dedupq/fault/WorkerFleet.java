@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -47,7 +48,7 @@ final class WorkerFleet implements AutoCloseable {
 
     /** The pod that serves /api (and runs workers too). */
     AppJvm startApiPod() {
-        AppJvm pod = launch("api", true);
+        AppJvm pod = launch("api", true, Map.of());
         synchronized (this) {
             apiPod = pod;
         }
@@ -57,11 +58,16 @@ final class WorkerFleet implements AutoCloseable {
 
     /** A worker-only pod (/api answers 404 there), not yet ready when this returns. */
     AppJvm launchWorker() {
-        return launch("worker-" + nextNumber(), false);
+        return launch("worker-" + nextNumber(), false, Map.of());
     }
 
     AppJvm startWorker() {
-        AppJvm worker = launchWorker();
+        return startWorker(Map.of());
+    }
+
+    /** A worker-only pod whose process gets {@code environment} too (a shifted clock, for one), once ready. */
+    AppJvm startWorker(Map<String, String> environment) {
+        AppJvm worker = launch("worker-" + nextNumber(), false, environment);
         awaitReady(worker);
         return worker;
     }
@@ -79,8 +85,10 @@ final class WorkerFleet implements AutoCloseable {
         return ++counter;
     }
 
-    private AppJvm launch(String name, boolean api) {
-        AppJvm jvm = AppJvm.of(JAR).name(name).log(logs.resolve(name + ".log")).redis(redisUrl).operatorKey(API_KEY)
+    private AppJvm launch(String name, boolean api, Map<String, String> environment) {
+        AppJvm.Launch launch = AppJvm.of(JAR);
+        environment.forEach(launch::environment);
+        AppJvm jvm = launch.name(name).log(logs.resolve(name + ".log")).redis(redisUrl).operatorKey(API_KEY)
                 // C1 only and one GC thread: 8 JVMs start and run on 2 cores in this test
                 .jvmOptions("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
                 .property("dedupq.api.enabled", Boolean.toString(api))
