@@ -17,23 +17,27 @@
           copies are moved in one call (a backlog of duplicates ends the call early)
   ARGV[3] lock ttl (ms)
   ARGV[4] worker id (lock token = <worker>:<fence>)
-  ARGV[5] now (ms)
+  ARGV[5] heartbeat freshness (ms): a worker whose heartbeat in KEYS[6] is older than this, by
+          the Redis server's clock (TIME), claims nothing
   ARGV[6] queue name
   ARGV[7] an envelope already moved to processing by BLMOVE, or "" for none
-  ARGV[8] heartbeat cutoff (ms): a worker whose heartbeat in KEYS[6] is older claims nothing
 
   A worker claims only while its heartbeat is fresh, checked here atomically with the claim:
   the reaper can then never miss a copy that a worker took after it was presumed dead. Such a
-  worker's BLMOVE'd copy goes straight back to pending.
+  worker's BLMOVE'd copy goes straight back to pending. Every time here (the cutoff, startedAt)
+  is the server's, so a pod's wrong clock cannot make its own heartbeat look stale or fresh.
 
   Returns a flat array: 1 (or 0 when the heartbeat was stale and nothing was claimed), the
   duplicates dropped as one nested array of (type, reason) pairs, one pair per dropped copy
   (reason done | locked | stale; for the worker's per-type metrics), the number dead-lettered,
   then (id, envelope, token, fence, type) for every claimed task.
 ]]
-local base, limit, ttl, worker, now, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+local base, limit, ttl, worker, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[6]
+local time = redis.call('TIME')
+local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
+local now = string.format('%d', nowMs)
 local beat = tonumber(redis.call('ZSCORE', KEYS[6], worker))
-if not beat or beat < tonumber(ARGV[8]) then
+if not beat or beat < nowMs - tonumber(ARGV[5]) then
   if ARGV[7] ~= '' and redis.call('LREM', KEYS[2], 1, ARGV[7]) == 1 then
     redis.call('RPUSH', KEYS[1], ARGV[7])
   end

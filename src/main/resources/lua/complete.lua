@@ -17,17 +17,17 @@
   KEYS[3] delayed zset        {p:Q}:delayed
   KEYS[4] dead list           {p:Q}:dead
   ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
-  ARGV[2] now (ms)
-  ARGV[3] dedup window (ms): how long the done marker and the task hash stay
-  ARGV[4] worker id of these executions
-  ARGV[5 + 7k .. 11 + 7k]     one outcome (k = 0 .. N-1):
+  ARGV[2] dedup window (ms): how long the done marker and the task hash stay
+  ARGV[3] worker id of these executions
+  ARGV[4 + 7k .. 10 + 7k]     one outcome (k = 0 .. N-1):
     id          the task id
     envelope    the envelope as claimed (removed from the processing list)
     token       lock token of this execution
     outcome     succeeded | retrying | failed | dead
     detail      succeeded: result JSON or ""; otherwise the error message
     nextRecord  retrying: the next envelope (attempt + 1); failed/dead: the dead-letter record
-    dueAt       retrying: when the next attempt is due (ms)
+    delay       retrying: in how long the next attempt is due (ms), from the Redis server's
+                clock (TIME; finishedAt too), the one promote.lua compares due times with
 
   The token of every recorded outcome is kept as finishedBy, so a call that is sent again
   after its reply was lost is recognised and answers 1 for it without changing anything.
@@ -35,15 +35,18 @@
   Returns one entry per outcome, in order: 1 when recorded, 0 when that execution had lost
   its task.
 ]]
-local base, now, window = ARGV[1], ARGV[2], ARGV[3]
-local prefix = ARGV[4] .. ':'
+local base, window = ARGV[1], ARGV[2]
+local prefix = ARGV[3] .. ':'
+local time = redis.call('TIME')
+local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
+local now = string.format('%d', nowMs)
 local counts = {}
 
 local function count(field)
   counts[field] = (counts[field] or 0) + 1
 end
 
-local function complete(id, envelope, token, outcome, detail, nextRecord, dueAt)
+local function complete(id, envelope, token, outcome, detail, nextRecord, delay)
   local lockKey, taskKey = base .. 'lock:' .. id, base .. 'task:' .. id
   local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
   if owner[1] ~= token then
@@ -63,6 +66,7 @@ local function complete(id, envelope, token, outcome, detail, nextRecord, dueAt)
   redis.call('LREM', KEYS[1], -1, envelope)
 
   if outcome == 'retrying' then
+    local dueAt = string.format('%d', nowMs + tonumber(delay))
     redis.call('HSET', taskKey, 'finishedBy', token, 'status', 'retrying', 'attempt', cjson.decode(nextRecord).attempt,
       'lastError', detail, 'nextAttemptAt', dueAt, 'finishedAt', now)
     redis.call('HDEL', taskKey, 'token', 'worker')
@@ -88,7 +92,7 @@ local function complete(id, envelope, token, outcome, detail, nextRecord, dueAt)
 end
 
 local replies = {}
-for i = 5, #ARGV, 7 do
+for i = 4, #ARGV, 7 do
   replies[#replies + 1] = complete(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
 end
 for field, n in pairs(counts) do

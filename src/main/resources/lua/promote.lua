@@ -3,12 +3,15 @@
 
   KEYS[1] delayed zset        {p:Q}:delayed
   KEYS[2] pending list        {p:Q}:pending
-  ARGV[1] now (ms)
-  ARGV[2] at most this many per call
+  ARGV[1] at most this many per call
+
+  Due means due by the Redis server's clock (TIME), the clock complete.lua scheduled it by.
 
   Returns how many envelopes were promoted.
 ]]
-local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+local time = redis.call('TIME')
+local now = time[1] * 1000 + math.floor(time[2] / 1000)
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', string.format('%d', now), 'LIMIT', 0, ARGV[1])
 for _, raw in ipairs(due) do
   redis.call('ZREM', KEYS[1], raw)
   redis.call('LPUSH', KEYS[2], raw)

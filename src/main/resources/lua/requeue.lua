@@ -4,10 +4,12 @@
   Three callers:
     given   - a worker, for its own copies that nothing runs (a claim reply was lost)
     all     - a worker at the end of shutdown: its whole list; its heartbeat is then set to
-              ARGV[4] (already expired), so that anything that still lands in its list is
+              ARGV[4] ms before now (already expired), so that anything that still lands in its list is
               requeued by the reaper, which forgets the worker later
-    expired - the reaper, for a worker whose heartbeat is older than the cutoff (checked
+    expired - the reaper, for a worker whose heartbeat is older than ARGV[4] (checked
               here, atomically, so a worker that beat again meanwhile is left alone)
+  Ages are measured on the Redis server's clock (TIME), as heartbeats are written (beat.lua):
+  a pod's wrong clock can never make a live worker look dead.
   The lock and the running status of a copy are cleared only where that worker holds them and
   no execution of it still runs there, so the copy can be claimed at once instead of waiting
   out the lock TTL.
@@ -18,8 +20,9 @@
   ARGV[1] key base            "{p:Q}:"
   ARGV[2] worker id
   ARGV[3] mode: given | all | expired
-  ARGV[4] expired: heartbeat cutoff (ms); all: the expired score to leave behind
-  ARGV[5] expired: forget the worker (ZREM) once its list is empty and its heartbeat is older than this
+  ARGV[4] expired: the heartbeat age (ms) past which the worker is dead; all: how old (ms) the
+          heartbeat left behind is
+  ARGV[5] expired: forget the worker (ZREM) once its list is empty and its heartbeat is older than this (ms)
   ARGV[6] given: how many envelopes follow (n)
   ARGV[7 .. 6+n] given: the envelopes to requeue
   ARGV[7+n ..] given: lock tokens of executions still running on that worker (left alone)
@@ -29,8 +32,10 @@
 ]]
 local base, worker, mode = ARGV[1], ARGV[2], ARGV[3]
 local prefix = worker .. ':'
+local time = redis.call('TIME')
+local now = time[1] * 1000 + math.floor(time[2] / 1000)
 local beat = tonumber(redis.call('ZSCORE', KEYS[3], worker))
-if mode == 'expired' and beat and beat >= tonumber(ARGV[4]) then
+if mode == 'expired' and beat and beat >= now - tonumber(ARGV[4]) then
   return {}
 end
 
@@ -67,8 +72,8 @@ end
 
 -- a presumed-dead worker stays listed for a while: a copy it moves in after all is still found
 if mode == 'all' then
-  redis.call('ZADD', KEYS[3], ARGV[4], worker)
-elseif mode == 'expired' and (not beat or beat < tonumber(ARGV[5])) and redis.call('LLEN', KEYS[1]) == 0 then
+  redis.call('ZADD', KEYS[3], string.format('%d', now - tonumber(ARGV[4])), worker)
+elseif mode == 'expired' and (not beat or beat < now - tonumber(ARGV[5])) and redis.call('LLEN', KEYS[1]) == 0 then
   redis.call('ZREM', KEYS[3], worker)
 end
 return moved

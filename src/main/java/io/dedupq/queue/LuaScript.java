@@ -12,6 +12,7 @@ import java.util.HexFormat;
 public enum LuaScript {
     ENQUEUE("enqueue"),
     CLAIM("claim"),
+    BEAT("beat"),
     COMPLETE("complete"),
     REQUEUE("requeue"),
     PROMOTE("promote"),

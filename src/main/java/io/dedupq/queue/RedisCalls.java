@@ -52,6 +52,12 @@ public class RedisCalls {
         return await(redis.send(request), timeout);
     }
 
+    /** The Redis server's time (ms): the clock every liveness and due-time decision is made by, never a pod's. */
+    public long serverMillis() {
+        Response time = send(Request.cmd(Command.TIME));
+        return time.get(0).toLong() * 1000 + time.get(1).toLong() / 1000;
+    }
+
     /** Pipelines the requests (one write per hash slot); replies come back in request order. */
     public List<Response> batch(List<Request> requests) {
         return await(pipeline(requests, RedisCalls::slotOf, redis::batch), REPLY_TIMEOUT);

@@ -12,7 +12,6 @@ import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,19 +27,17 @@ public class Claimer {
     private final WorkerIdentity worker;
     private final DedupqConfig config;
     private final QueuePartitions partitions;
-    private final Clock clock;
     private final TaskMetrics metrics;
     private final RedisMemory memory;
 
     public Claimer(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, DedupqConfig config,
-            QueuePartitions partitions, Clock clock, TaskMetrics metrics, RedisMemory memory) {
+            QueuePartitions partitions, TaskMetrics metrics, RedisMemory memory) {
         this.memory = memory;
         this.redis = redis;
         this.keys = keys;
         this.worker = worker;
         this.config = config;
         this.partitions = partitions;
-        this.clock = clock;
         this.metrics = metrics;
     }
 
@@ -71,10 +68,10 @@ public class Claimer {
     /** The claim.lua call of {@link #claim}, for sending in a pipeline with other calls of the queue. */
     public ScriptCall call(String queue, int max, String moved) {
         Duration ttl = partitions.settings(queue).lockTtl();
-        long now = clock.millis();
-        List<String> args = List.of(keys.base(queue), Integer.toString(max),
-                Long.toString(ttl.toMillis()), worker.id(), Long.toString(now), QueuePartitions.queueOf(queue),
-                moved == null ? "" : moved, Long.toString(now - config.worker().heartbeatExpiry().toMillis() / 2));
+        // the freshness is an age: claim.lua measures it on Redis's clock, the one heartbeats are written by
+        List<String> args = List.of(keys.base(queue), Integer.toString(max), Long.toString(ttl.toMillis()), worker.id(),
+                Long.toString(config.worker().heartbeatExpiry().toMillis() / 2), QueuePartitions.queueOf(queue),
+                moved == null ? "" : moved);
         return new ScriptCall(LuaScript.CLAIM,
                 List.of(keys.pending(queue), keys.processing(queue, worker.id()), keys.fence(queue), keys.stats(queue),
                         keys.dead(queue), keys.workers(queue)), args);
@@ -137,19 +134,19 @@ public class Claimer {
      * in its list and forgets it later.
      */
     public long requeueAllAndLeave(String queue) {
-        String expired = Long.toString(clock.millis() - config.worker().heartbeatExpiry().toMillis() - 1);
+        String expired = Long.toString(config.worker().heartbeatExpiry().toMillis() + 1);
         return requeue(queue, worker.id(), List.of(keys.base(queue), worker.id(), "all", expired, "0")).size();
     }
 
     /**
      * For the reaper: if {@code workerId}'s heartbeat on this queue is still older than
-     * {@code cutoff}, its copies go back to pending with its locks freed; it is forgotten once
-     * its list is empty and its heartbeat is older than {@code forgetBefore}. Returns the types
-     * of the copies requeued.
+     * {@code expiry} by Redis's clock, its copies go back to pending with its locks freed; it is
+     * forgotten once its list is empty and its heartbeat is older than {@code forgetAfter}.
+     * Returns the types of the copies requeued.
      */
-    public List<String> requeueExpired(String queue, String workerId, long cutoff, long forgetBefore) {
-        return requeue(queue, workerId, List.of(keys.base(queue), workerId, "expired", Long.toString(cutoff),
-                Long.toString(forgetBefore)));
+    public List<String> requeueExpired(String queue, String workerId, Duration expiry, Duration forgetAfter) {
+        return requeue(queue, workerId, List.of(keys.base(queue), workerId, "expired", Long.toString(expiry.toMillis()),
+                Long.toString(forgetAfter.toMillis())));
     }
 
     /** The types of the copies that went back to pending, one per copy. */

@@ -6,7 +6,6 @@ import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
 import java.util.List;
 
 /** Moves retries that are due from each queue's delayed set to its pending list (promote.lua). */
@@ -19,15 +18,13 @@ public class DelayedPromoter {
     private final RedisKeys keys;
     private final QueuePartitions partitions;
     private final DedupqConfig config;
-    private final Clock clock;
     private final PeriodicLoop loop = new PeriodicLoop("promoter");
 
-    public DelayedPromoter(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, DedupqConfig config, Clock clock) {
+    public DelayedPromoter(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, DedupqConfig config) {
         this.redis = redis;
         this.keys = keys;
         this.partitions = partitions;
         this.config = config;
-        this.clock = clock;
     }
 
     public void start() {
@@ -38,11 +35,10 @@ public class DelayedPromoter {
         loop.stop();
     }
 
-    /** Atomic per queue, so every worker pod may run it; no lock is needed. */
+    /** Atomic per queue, so every worker pod may run it; no lock is needed. Due by Redis's clock, not this pod's. */
     public void promoteDue() {
-        String now = Long.toString(clock.millis());
         for (String queue : partitions.all()) {
-            redis.script(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)), List.of(now, PER_CALL));
+            redis.script(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)), List.of(PER_CALL));
         }
     }
 }

@@ -12,7 +12,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,17 +50,15 @@ public class Finisher {
     private final RedisKeys keys;
     private final WorkerIdentity worker;
     private final QueuePartitions partitions;
-    private final Clock clock;
     private final Claimer claimer;
     private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
 
-    public Finisher(EventLoopRedis loop, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions, Clock clock,
+    public Finisher(EventLoopRedis loop, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions,
             Claimer claimer) {
         this.loop = loop;
         this.keys = keys;
         this.worker = worker;
         this.partitions = partitions;
-        this.clock = clock;
         this.claimer = claimer;
     }
 
@@ -79,21 +76,21 @@ public class Finisher {
     }
 
     /** One outcome waiting for its lane, and the answer to it. */
-    private record Outcome(Claim claim, TaskStatus status, String detail, String next, long dueAt,
+    private record Outcome(Claim claim, TaskStatus status, String detail, String next, long delay,
             BooleanSupplier keepTrying, CompletableFuture<Boolean> recorded) {
     }
 
     /**
      * @param detail  the result JSON (succeeded, may be empty) or the error message
      * @param next    retrying: the next envelope; failed/dead: the dead-letter record
-     * @param dueAt   retrying: when the next attempt is due (ms)
+     * @param delay   retrying: in how long the next attempt is due (ms); complete.lua adds it to Redis's clock
      * @return completes on the worker's event loop: true when recorded, false when this execution
      *         had lost the task to a newer one; exceptionally ({@link StoreUnavailableException})
      *         when Redis failed and {@code keepTrying} said stop
      */
     public CompletableFuture<Boolean> finish(String queue, Claim claim, TaskStatus outcome, String detail, String next,
-            long dueAt, BooleanSupplier keepTrying) {
-        Outcome mine = new Outcome(claim, outcome, detail, next == null ? "" : next, dueAt, keepTrying,
+            long delay, BooleanSupplier keepTrying) {
+        Outcome mine = new Outcome(claim, outcome, detail, next == null ? "" : next, delay, keepTrying,
                 new CompletableFuture<>());
         Objects.requireNonNull(lanes.get(queue), () -> "no dispatcher runs queue " + queue).lane.add(mine);
         return mine.recorded;
@@ -185,9 +182,8 @@ public class Finisher {
         }
 
         private List<String> arguments(List<Outcome> group) {
-            List<String> args = new ArrayList<>(4 + 7 * group.size());
+            List<String> args = new ArrayList<>(3 + 7 * group.size());
             args.add(keys.base(queue));
-            args.add(Long.toString(clock.millis()));
             args.add(Long.toString(partitions.settings(queue).dedupWindow().toMillis()));
             args.add(worker.id());
             for (Outcome o : group) {
@@ -197,7 +193,7 @@ public class Finisher {
                 args.add(o.status.wire());
                 args.add(o.detail);
                 args.add(o.next);
-                args.add(Long.toString(o.dueAt));
+                args.add(Long.toString(o.delay));
             }
             return args;
         }

@@ -4,10 +4,11 @@ import io.dedupq.config.DedupqConfig;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.ScriptCall;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,18 +22,16 @@ public class Heartbeat {
     private final WorkerIdentity worker;
     private final QueuePartitions partitions;
     private final DedupqConfig config;
-    private final Clock clock;
     private final PeriodicLoop loop = new PeriodicLoop("heartbeat");
     private volatile long beatingSince;
 
     public Heartbeat(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions,
-            DedupqConfig config, Clock clock) {
+            DedupqConfig config) {
         this.redis = redis;
         this.keys = keys;
         this.worker = worker;
         this.partitions = partitions;
         this.config = config;
-        this.clock = clock;
     }
 
     public void start() {
@@ -40,19 +39,19 @@ public class Heartbeat {
     }
 
     /**
-     * One pipeline (one write per hash slot): the worker's score in every queue it consumes (claim.lua claims only
-     * while that score is fresh) and in the list of all workers.
+     * One pipeline (one beat.lua per hash slot): the worker's score in every queue it consumes (claim.lua claims
+     * only while that score is fresh) and in the list of all workers. The score is the Redis server's time, never
+     * this pod's, so a pod whose clock is off is still judged alive by the same clock it is judged with.
      */
     public void beat() {
-        long now = clock.millis();
-        List<Request> beats = new ArrayList<>();
+        List<ScriptCall> beats = new ArrayList<>();
         for (String queue : partitions.all()) {
-            beats.add(Request.cmd(Command.ZADD).arg(keys.workers(queue)).arg(now).arg(worker.id()));
+            beats.add(beat(keys.workers(queue)));
         }
-        beats.add(Request.cmd(Command.ZADD).arg(keys.workers()).arg(now).arg(worker.id()));
+        beats.add(beat(keys.workers()));
         long started = System.nanoTime();
         try {
-            redis.batch(beats);
+            redis.scripts(beats);
         } catch (RuntimeException e) {
             beatingSince = 0;
             throw e;
@@ -62,6 +61,10 @@ public class Heartbeat {
         if (beatingSince == 0 || finished - started > config.worker().heartbeatInterval().toNanos()) {
             beatingSince = finished;
         }
+    }
+
+    private ScriptCall beat(String workers) {
+        return new ScriptCall(LuaScript.BEAT, List.of(workers), List.of(worker.id()));
     }
 
     /** How long beats have landed on time without an interruption; zero while failing. */

@@ -10,7 +10,7 @@ import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -32,12 +32,11 @@ public class Reaper {
     private final Heartbeat heartbeat;
     private final DistributedLock lock;
     private final DedupqConfig config;
-    private final Clock clock;
     private final TaskMetrics metrics;
     private final PeriodicLoop loop = new PeriodicLoop("reaper");
 
     public Reaper(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, Claimer claimer, WorkerIdentity self,
-            Heartbeat heartbeat, DistributedLock lock, DedupqConfig config, Clock clock, TaskMetrics metrics) {
+            Heartbeat heartbeat, DistributedLock lock, DedupqConfig config, TaskMetrics metrics) {
         this.redis = redis;
         this.keys = keys;
         this.partitions = partitions;
@@ -46,7 +45,6 @@ public class Reaper {
         this.heartbeat = heartbeat;
         this.lock = lock;
         this.config = config;
-        this.clock = clock;
         this.metrics = metrics;
     }
 
@@ -70,12 +68,15 @@ public class Reaper {
      * expiry. Never this process's own worker: it is alive by definition, and requeueing its
      * copies would free the locks of tasks its handlers are still running. A presumed-dead
      * worker is forgotten only after ten expiries with an empty list, so a copy that a paused
-     * worker moves in after all is still found.
+     * worker moves in after all is still found. Ages are on Redis's clock, as heartbeats are
+     * written: this pod's clock decides nothing (requeue.lua checks again with TIME).
      */
     public void reapExpired() {
-        long now = clock.millis();
-        long cutoff = now - config.worker().heartbeatExpiry().toMillis();
-        long forgetBefore = now - FORGET_AFTER_EXPIRIES * config.worker().heartbeatExpiry().toMillis();
+        Duration expiry = config.worker().heartbeatExpiry();
+        Duration forgetAfter = expiry.multipliedBy(FORGET_AFTER_EXPIRIES);
+        long now = redis.serverMillis();
+        long cutoff = now - expiry.toMillis();
+        long forgetBefore = now - forgetAfter.toMillis();
         for (String queue : partitions.all()) {
             Response expired = redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.workers(queue)).arg("-inf").arg(cutoff));
             for (Response entry : expired) {
@@ -83,7 +84,7 @@ public class Reaper {
                 if (worker.equals(self.id())) {
                     continue;
                 }
-                List<String> moved = claimer.requeueExpired(queue, worker, cutoff, forgetBefore);
+                List<String> moved = claimer.requeueExpired(queue, worker, expiry, forgetAfter);
                 metrics.reaped(queue, moved);
                 if (!moved.isEmpty()) {
                     LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", queue, worker, moved.size());

@@ -83,7 +83,7 @@ public class TaskRunner {
         int attempt = envelope == null ? 0 : envelope.attempt();
         // written here, not where the outcome is recorded: that is the event loop, which must not wait for a log
         logOutcome(queue, type, attempt, claim, verdict.status, started);
-        return finisher.finish(queue, claim, verdict.status, verdict.detail, verdict.next, verdict.dueAt, keepTrying)
+        return finisher.finish(queue, claim, verdict.status, verdict.detail, verdict.next, verdict.delay, keepTrying)
                 .thenAccept(recorded -> {
                     metrics.finished(queue, type, verdict.status.wire(), recorded, verdict.lossCounted);
                     if (!recorded) {
@@ -98,10 +98,10 @@ public class TaskRunner {
      *
      * @param detail      the result JSON (succeeded, may be empty) or the error message
      * @param next        retrying: the next envelope; failed/dead: the dead-letter record
-     * @param dueAt       retrying: when the next attempt is due (ms)
+     * @param delay       retrying: in how long the next attempt is due (ms)
      * @param lossCounted the watchdog already counted this execution's lost lock
      */
-    private record Verdict(TaskStatus status, String detail, String next, long dueAt, boolean lossCounted) {
+    private record Verdict(TaskStatus status, String detail, String next, long delay, boolean lossCounted) {
     }
 
     /**
@@ -157,9 +157,9 @@ public class TaskRunner {
         if (envelope.attempt() + 1 >= settings.maxAttempts()) {
             return fail(queue, envelope, claim, TaskStatus.DEAD, error, lossCounted);
         }
-        long dueAt = clock.millis()
-                + new Backoff(settings.backoffBase(), settings.backoffMax()).delay(envelope.attempt()).toMillis();
-        return new Verdict(TaskStatus.RETRYING, error, write(envelope.nextAttempt()), dueAt, lossCounted);
+        // a duration: complete.lua adds it to Redis's clock, the one promote.lua compares with
+        long delay = new Backoff(settings.backoffBase(), settings.backoffMax()).delay(envelope.attempt()).toMillis();
+        return new Verdict(TaskStatus.RETRYING, error, write(envelope.nextAttempt()), delay, lossCounted);
     }
 
     /** Dead-letters the copy; {@code envelope} is null when the copy could not be read. */

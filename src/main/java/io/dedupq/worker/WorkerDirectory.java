@@ -10,7 +10,6 @@ import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,20 +26,21 @@ public class WorkerDirectory {
     private final RedisCalls redis;
     private final RedisKeys keys;
     private final DedupqConfig config;
-    private final Clock clock;
 
-    public WorkerDirectory(RedisCalls redis, RedisKeys keys, DedupqConfig config, Clock clock) {
+    public WorkerDirectory(RedisCalls redis, RedisKeys keys, DedupqConfig config) {
         this.redis = redis;
         this.keys = keys;
         this.config = config;
-        this.clock = clock;
     }
 
-    /** Every listed worker, freshest beat first; reaped ones stay listed (not alive) for a while. */
+    /**
+     * Every listed worker, freshest beat first; reaped ones stay listed (not alive) for a while. Ages are on
+     * Redis's clock, which wrote the beats (beat.lua), so they read the same from every pod.
+     */
     @ApplyGuard(RedisGuard.NAME)
     public List<WorkerView> workers() {
         Response reply = redis.send(Request.cmd(Command.ZRANGE).arg(keys.workers()).arg(0).arg(-1).arg("WITHSCORES"));
-        long now = clock.millis();
+        long now = redis.serverMillis();
         long expiry = config.worker().heartbeatExpiry().toMillis();
         List<WorkerView> workers = new ArrayList<>();
         // RESP3 answers [[member, score], ...], RESP2 a flat [member, score, ...]

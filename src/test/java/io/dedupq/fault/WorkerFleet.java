@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -49,7 +50,7 @@ final class WorkerFleet implements AutoCloseable {
     AppJvm startApiPod() {
         AppJvm pod;
         synchronized (this) {
-            pod = launch(apiPods.isEmpty() ? "api" : "api-" + (apiPods.size() + 1), true);
+            pod = launch(apiPods.isEmpty() ? "api" : "api-" + (apiPods.size() + 1), true, Map.of());
             apiPods.add(pod);
         }
         awaitReady(pod);
@@ -58,11 +59,16 @@ final class WorkerFleet implements AutoCloseable {
 
     /** A worker-only pod (/api answers 404 there), not yet ready when this returns. */
     AppJvm launchWorker() {
-        return launch("worker-" + nextNumber(), false);
+        return launch("worker-" + nextNumber(), false, Map.of());
     }
 
     AppJvm startWorker() {
-        AppJvm worker = launchWorker();
+        return startWorker(Map.of());
+    }
+
+    /** A worker-only pod whose process gets {@code environment} too (a shifted clock, for one), once ready. */
+    AppJvm startWorker(Map<String, String> environment) {
+        AppJvm worker = launch("worker-" + nextNumber(), false, environment);
         awaitReady(worker);
         return worker;
     }
@@ -84,8 +90,10 @@ final class WorkerFleet implements AutoCloseable {
         return ++counter;
     }
 
-    private AppJvm launch(String name, boolean api) {
-        AppJvm jvm = AppJvm.of(JAR).name(name).log(logs.resolve(name + ".log")).redis(redisUrl).operatorKey(API_KEY)
+    private AppJvm launch(String name, boolean api, Map<String, String> environment) {
+        AppJvm.Launch launch = AppJvm.of(JAR);
+        environment.forEach(launch::environment);
+        AppJvm jvm = launch.name(name).log(logs.resolve(name + ".log")).redis(redisUrl).operatorKey(API_KEY)
                 // C1 only and one GC thread: 8 JVMs start and run on 2 cores in this test
                 .jvmOptions("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
                 .property("dedupq.api.enabled", Boolean.toString(api))

@@ -24,26 +24,27 @@ import org.junit.jupiter.api.Test;
  */
 class CompleteContractTest {
 
-    private static final long NOW = 1_700_000_000_000L;
     private static final long WINDOW = 86_400_000;
     private static final String WORKER = "w1";
 
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
     private final String queue = uniqueId("complete");
+    // complete.lua reads Redis's clock itself, a few ms later than this
+    private final long started = lab.serverMillis();
 
     /** One outcome as the worker sends it. */
-    private record Outcome(String id, String token, String outcome, String detail, String nextRecord, long dueAt) {
+    private record Outcome(String id, String token, String outcome, String detail, String nextRecord, long delay) {
         static Outcome succeeded(String id, String token, String result) {
             return new Outcome(id, token, "succeeded", result, "", 0);
         }
     }
 
     private List<Long> complete(Outcome... outcomes) {
-        List<String> args = new ArrayList<>(List.of(keys.base(queue), Long.toString(NOW), Long.toString(WINDOW), WORKER));
+        List<String> args = new ArrayList<>(List.of(keys.base(queue), Long.toString(WINDOW), WORKER));
         for (Outcome o : outcomes) {
             args.addAll(List.of(o.id(), Envelopes.flaky(o.id(), 0), o.token(), o.outcome(), o.detail(), o.nextRecord(),
-                    Long.toString(o.dueAt())));
+                    Long.toString(o.delay())));
         }
         List<Long> replies = new ArrayList<>();
         lab.eval(LuaScript.COMPLETE, List.of(keys.processing(queue, WORKER), keys.stats(queue), keys.delayed(queue),
@@ -81,7 +82,8 @@ class CompleteContractTest {
         assertTrue(hash > 0 && hash <= WINDOW, "the task hash expires with the dedup window: " + hash);
         Map<String, String> task = lab.hgetall(keys.task(queue, id));
         assertEquals(outcome, task.get("status"));
-        assertEquals(Long.toString(NOW), task.get("finishedAt"));
+        long finishedAt = Long.parseLong(task.get("finishedAt"));
+        assertTrue(finishedAt >= started && finishedAt <= lab.serverMillis(), "Redis's time: " + finishedAt);
         assertNull(task.get("token"), "no execution owns a finished task");
         assertNull(task.get("worker"));
     }
@@ -109,13 +111,16 @@ class CompleteContractTest {
     }
 
     @Test
-    void aRetryGoesToDelayedAtItsDueTimeAndFreesTheLock() {
+    void aRetryGoesToDelayedAtItsDueTimeByRedisClockAndFreesTheLock() {
         String id = claimed("w1:5");
         String next = Envelopes.flaky(id, 0).replace("\"attempt\":0", "\"attempt\":1");
 
-        assertEquals(List.of(1L), complete(new Outcome(id, "w1:5", "retrying", "boom", next, NOW + 1_234)));
+        assertEquals(List.of(1L), complete(new Outcome(id, "w1:5", "retrying", "boom", next, 1_234)));
+        long ended = lab.serverMillis();
 
-        assertEquals(NOW + 1_234, lab.zscore(keys.delayed(queue), next), "the next attempt waits for its backoff");
+        double due = lab.zscore(keys.delayed(queue), next);
+        assertTrue(due >= started + 1_234 && due <= ended + 1_234,
+                "the next attempt waits for its backoff, from Redis's clock: " + due);
         assertFalse(lab.exists(keys.lock(queue, id)), "no lock is held while the retry waits");
         assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)));
         assertFalse(lab.exists(keys.done(queue, id)), "a retrying task is not done");
@@ -123,7 +128,7 @@ class CompleteContractTest {
         assertEquals("retrying", task.get("status"));
         assertEquals("1", task.get("attempt"), "the hash moves to the next attempt, so older copies drop as stale");
         assertEquals("boom", task.get("lastError"));
-        assertEquals(Long.toString(NOW + 1_234), task.get("nextAttemptAt"));
+        assertEquals((long) due, Long.parseLong(task.get("nextAttemptAt")));
         assertNull(task.get("token"));
         assertEquals(-1, lab.pttl(keys.task(queue, id)), "a task still under way does not expire");
         assertEquals("1", stat("retried"));
@@ -165,7 +170,7 @@ class CompleteContractTest {
         String id = claimed("w1:5");
         takenOver(id, "w2:9", "w2");
 
-        assertEquals(List.of(0L, 0L), complete(new Outcome(id, "w1:5", "retrying", "boom", "{}", NOW + 10),
+        assertEquals(List.of(0L, 0L), complete(new Outcome(id, "w1:5", "retrying", "boom", "{}", 10),
                 new Outcome(id, "w1:5", "dead", "boom", "{}", 0)));
 
         assertEquals(List.of(), lab.zrange(keys.delayed(queue)), "no retry scheduled");

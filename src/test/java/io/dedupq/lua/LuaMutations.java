@@ -35,8 +35,8 @@ final class LuaMutations {
 
     static final List<LuaMutation> ALL = List.of(
             // claim.lua
-            new LuaMutation(CLAIM, "heartbeat check deleted", "if not beat or beat < tonumber(ARGV[8]) then", "if false then"),
-            new LuaMutation(CLAIM, "heartbeat comparison flipped", "beat < tonumber(ARGV[8])", "beat > tonumber(ARGV[8])"),
+            new LuaMutation(CLAIM, "heartbeat check deleted", "if not beat or beat < nowMs - tonumber(ARGV[5]) then", "if false then"),
+            new LuaMutation(CLAIM, "heartbeat comparison flipped", "beat < nowMs - tonumber(ARGV[5])", "beat > nowMs - tonumber(ARGV[5])"),
             new LuaMutation(CLAIM, "a presumed-dead worker keeps its moved copy",
                     "redis.call('RPUSH', KEYS[1], ARGV[7])", ""),
             new LuaMutation(CLAIM, "done-marker check deleted", "redis.call('EXISTS', base .. 'done:' .. env.id) == 1", "false"),
@@ -105,10 +105,8 @@ final class LuaMutations {
 
             // requeue.lua
             new LuaMutation(REQUEUE, "expired-heartbeat re-check deleted",
-                    "if mode == 'expired' and beat and beat >= tonumber(ARGV[4]) then", "if false then"),
-            new LuaMutation(REQUEUE, "expired-heartbeat re-check flipped", "beat >= tonumber(ARGV[4])", "beat < tonumber(ARGV[4])"),
-            new LuaMutation(REQUEUE, "a heartbeat at the cutoff counted as expired", "beat >= tonumber(ARGV[4])",
-                    "beat > tonumber(ARGV[4])"),
+                    "if mode == 'expired' and beat and beat >= now - tonumber(ARGV[4]) then", "if false then"),
+            new LuaMutation(REQUEUE, "expired-heartbeat re-check flipped", "beat >= now - tonumber(ARGV[4])", "beat < now - tonumber(ARGV[4])"),
             new LuaMutation(REQUEUE, "ownership: token prefix turned into an existence check",
                     "return value and string.sub(value, 1, #prefix) == prefix and not running[value]",
                     "return value and not running[value]"),
@@ -116,8 +114,8 @@ final class LuaMutations {
             new LuaMutation(REQUEUE, "copies not put back on pending", "redis.call('RPUSH', KEYS[2], raw)", ""),
             new LuaMutation(REQUEUE, "copies put back last in line", "redis.call('RPUSH', KEYS[2], raw)",
                     "redis.call('LPUSH', KEYS[2], raw)"),
-            new LuaMutation(REQUEUE, "shutdown leaves a live heartbeat", "redis.call('ZADD', KEYS[3], ARGV[4], worker)", ""),
-            new LuaMutation(REQUEUE, "a recently reaped worker is forgotten at once", "(not beat or beat < tonumber(ARGV[5]))",
+            new LuaMutation(REQUEUE, "shutdown leaves a live heartbeat", "redis.call('ZADD', KEYS[3], string.format('%d', now - tonumber(ARGV[4])), worker)", ""),
+            new LuaMutation(REQUEUE, "a recently reaped worker is forgotten at once", "(not beat or beat < now - tonumber(ARGV[5]))",
                     "true"),
             new LuaMutation(REQUEUE, "status not reset to queued", "redis.call('HSET', taskKey, 'status', 'queued')", ""),
             new LuaMutation(REQUEUE, "a given copy that is not in the list is pushed anyway",

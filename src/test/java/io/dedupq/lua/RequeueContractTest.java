@@ -4,6 +4,7 @@ import static io.dedupq.support.Api.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
@@ -21,10 +22,14 @@ import org.junit.jupiter.api.Test;
  */
 class RequeueContractTest {
 
-    private static final long CUTOFF = 1_000_000;
-    private static final long FORGET_BEFORE = 500_000;
+    private static final long EXPIRY = 60_000;
+    private static final long FORGET_AFTER = 600_000;
 
     private final ScriptLab lab = ScriptLab.shared();
+    // the script measures ages on Redis's clock, a few ms later than this: margins below are seconds
+    private final long started = lab.serverMillis();
+    private final long cutoff = started - EXPIRY;
+    private final long forgetBefore = started - FORGET_AFTER;
     private final RedisKeys keys = lab.keys();
     private final String queue = uniqueId("req");
     private final String worker = uniqueId("w");
@@ -36,9 +41,9 @@ class RequeueContractTest {
                 List.of(keys.processing(queue, worker), keys.pending(queue), keys.workers(queue)), args));
     }
 
-    /** The reaper's call: requeue if the heartbeat is older than CUTOFF, forget if older than FORGET_BEFORE. */
+    /** The reaper's call: requeue if the heartbeat is older than EXPIRY, forget if older than FORGET_AFTER. */
     private List<String> reap() {
-        return requeue("expired", List.of(Long.toString(CUTOFF), Long.toString(FORGET_BEFORE)));
+        return requeue("expired", List.of(Long.toString(EXPIRY), Long.toString(FORGET_AFTER)));
     }
 
     private void beat(long at) {
@@ -70,7 +75,7 @@ class RequeueContractTest {
 
     @Test
     void theReaperPutsTheCopiesOfAWorkerWhoseHeartbeatExpiredBackFirstInLine() {
-        beat(CUTOFF - 1);
+        beat(cutoff - 1);
         String waiting = Envelopes.flaky(uniqueId("waiting"), 0);
         lab.call("LPUSH", keys.pending(queue), waiting);
         String first = running(worker + ":1");
@@ -91,7 +96,7 @@ class RequeueContractTest {
     @Test
     void aWorkerThatBeatAgainAfterTheReapersReadIsLeftAlone() {
         // the reaper read the heartbeats with this cutoff; then the worker beat before the script ran
-        beat(CUTOFF + 200);
+        beat(cutoff + 5_000);
         String id = running(worker + ":1");
 
         assertEquals(List.of(), reap(), "a live worker's copies are never requeued");
@@ -99,12 +104,12 @@ class RequeueContractTest {
         assertEquals(1, lab.lrange(keys.processing(queue, worker)).size(), "its copy stays in its list");
         assertEquals(List.of(), lab.lrange(keys.pending(queue)), "nothing was put back on pending");
         assertLeftAlone(id, worker + ":1");
-        assertEquals(CUTOFF + 200, lab.zscore(keys.workers(queue), worker), "and it stays listed");
+        assertEquals(cutoff + 5_000, lab.zscore(keys.workers(queue), worker), "and it stays listed");
     }
 
     @Test
-    void aHeartbeatExactlyAtTheCutoffIsNotOlderThanIt() {
-        beat(CUTOFF);
+    void aHeartbeatJustYoungerThanTheExpiryByRedisTimeIsNotExpired() {
+        beat(cutoff + 1_000);
         String id = running(worker + ":1");
 
         assertEquals(List.of(), reap(), "only a heartbeat older than the cutoff is expired");
@@ -113,7 +118,7 @@ class RequeueContractTest {
 
     @Test
     void locksAndStatusesHeldByAnotherWorkerAreLeftAlone() {
-        beat(CUTOFF - 1);
+        beat(cutoff - 1);
         // the copy's task was taken over by another worker meanwhile: the lock and the hash are its
         String id = running("other:9");
 
@@ -132,31 +137,33 @@ class RequeueContractTest {
 
     @Test
     void aReapedWorkerStaysListedUntilItsHeartbeatIsOlderThanTheForgetLine() {
-        beat(FORGET_BEFORE + 1);
+        beat(forgetBefore + 5_000);
         running(worker + ":1");
         reap();
-        assertEquals(FORGET_BEFORE + 1, lab.zscore(keys.workers(queue), worker),
+        assertEquals(forgetBefore + 5_000, lab.zscore(keys.workers(queue), worker),
                 "a copy it still moves in must be found by the next reaper turn");
 
-        beat(FORGET_BEFORE - 1);
+        beat(forgetBefore - 1);
         reap();
         assertNull(lab.zscore(keys.workers(queue), worker), "long dead with an empty list: forgotten");
     }
 
     @Test
     void atShutdownTheWholeListGoesBackAndAnExpiredHeartbeatIsLeftBehind() {
-        beat(CUTOFF + 5_000);
+        beat(cutoff + 5_000);
         String a = running(worker + ":1");
         String b = running(worker + ":2");
 
-        assertEquals(2, requeue("all", List.of(Long.toString(CUTOFF - 1), "0")).size());
+        assertEquals(2, requeue("all", List.of(Long.toString(EXPIRY + 1), "0")).size());
+        long ended = lab.serverMillis();
 
         assertEquals(List.of(), lab.lrange(keys.processing(queue, worker)));
         assertEquals(2, lab.lrange(keys.pending(queue)).size());
         assertRequeued(a);
         assertRequeued(b);
-        assertEquals(CUTOFF - 1, lab.zscore(keys.workers(queue), worker),
-                "so that a copy still landing in its list is requeued by the reaper");
+        double left = lab.zscore(keys.workers(queue), worker);
+        assertTrue(left >= started - EXPIRY - 1 && left <= ended - EXPIRY - 1,
+                "expired by Redis's clock, so that a copy still landing in its list is requeued by the reaper: " + left);
     }
 
     @Test
@@ -182,7 +189,7 @@ class RequeueContractTest {
 
     @Test
     void anUnreadableCopyGoesBackAsUnknown() {
-        beat(CUTOFF - 1);
+        beat(cutoff - 1);
         lab.call("LPUSH", keys.processing(queue, worker), "{not json");
 
         assertEquals(List.of("unknown"), reap());

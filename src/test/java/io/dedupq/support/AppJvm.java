@@ -121,6 +121,7 @@ public final class AppJvm implements AutoCloseable {
         private String operatorKey;
         private Path log;
         private Path directory;
+        private final Map<String, String> environment = new LinkedHashMap<>();
 
         private Launch(Path jar) {
             this.jar = jar.toAbsolutePath();
@@ -151,6 +152,12 @@ public final class AppJvm implements AutoCloseable {
         /** As {@code REDIS_URL}, which the prod profile reads; without it the JVM has no REDIS_URL at all. */
         public Launch redis(String url) {
             this.redisUrl = url;
+            return this;
+        }
+
+        /** One more environment variable of the process (LD_PRELOAD, FAKETIME, ...). */
+        public Launch environment(String key, String value) {
+            environment.put(key, value);
             return this;
         }
 
@@ -189,6 +196,7 @@ public final class AppJvm implements AutoCloseable {
             } else {
                 builder.environment().put("REDIS_URL", redisUrl);
             }
+            builder.environment().putAll(environment);
             if (directory != null) {
                 builder.directory(directory.toFile());
             }

@@ -90,6 +90,12 @@ public final class ScriptLab {
         return send(request);
     }
 
+    /** The Redis server's time (ms): the clock the scripts decide by. */
+    public long serverMillis() {
+        Response time = call("TIME");
+        return time.get(0).toLong() * 1000 + time.get(1).toLong() / 1000;
+    }
+
     public String get(String key) {
         return text(call("GET", key));
     }

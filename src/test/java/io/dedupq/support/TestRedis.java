@@ -76,6 +76,10 @@ public class TestRedis {
         redis.send(Request.cmd(Command.ZADD).arg(key).arg(score).arg(member));
     }
 
+    public double zscore(String key, String member) {
+        return redis.send(Request.cmd(Command.ZSCORE).arg(key).arg(member)).toDouble();
+    }
+
     public long llen(String key) {
         return redis.send(Request.cmd(Command.LLEN).arg(key)).toLong();
     }
