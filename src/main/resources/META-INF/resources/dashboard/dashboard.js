@@ -149,7 +149,7 @@ async function renderDead(queues) {
     for (const letter of page.entries) {
       const row = el("tr");
       row.dataset.id = letter.id || "";
-      row.append(el("td", page.queue), el("td", letter.id || "(not a task)"), el("td", letter.type || "—"),
+      row.append(el("td", page.queue), el("td", letter.id || "(not a task)", "id"), el("td", letter.type || "—"),
         el("td", letter.status), el("td", letter.attempts, "num"), el("td", time(letter.deadLetteredAt)),
         el("td", letter.lastError || "", "error"));
       const actions = el("td");

@@ -92,8 +92,9 @@ class DashboardBrowserTest {
         wait.until(ExpectedConditions.textToBe(enqueuedCell, Long.toString(before + 3)));
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#workers .dot.alive")));
 
-        // three retryable failures use up the queue's three attempts: the task is dead
-        String doomed = uniqueId("dash-dead");
+        // three retryable failures use up the queue's three attempts: the task is dead; its id is
+        // as long as ids may be (128), and without a break, as a producer may send it
+        String doomed = uniqueId("dash-dead-" + "x".repeat(128 - 47));
         assertEquals(202, post(task(doomed, "flaky", flaky(3))));
         awaitStatus(doomed, "dead");
         By deadRow = By.cssSelector("#dead tr[data-id='" + doomed + "']");
