@@ -95,16 +95,8 @@ class FaultSuiteIT {
             }
         }
         problems.addAll(auditor.violations());
-        problems.addAll(producer.unexpected());
-        producer.accepted().forEach((id, n) -> {
-            if (n.get() > 1) {
-                problems.add("task " + id + " was accepted (202) " + n + " times");
-            }
-        });
-        plan.tasks().stream().filter(t -> !producer.answered().containsKey(t.id()))
-                .forEach(t -> problems.add("task " + t.id() + " was never answered"));
-        fleet.all().stream().filter(AppJvm::crashed)
-                .forEach(j -> problems.add(j + " exited by itself; see " + j.log()));
+        problems.addAll(producer.violations());
+        problems.addAll(fleet.crashes());
 
         tally(figures, plan, producer, api);
         figures.set("seconds, whole test", (System.nanoTime() - started) / 1_000_000_000);

@@ -180,13 +180,20 @@ final class LoadProducer {
         return accepted;
     }
 
-    /** Answers per id of any kind: every planned id must have at least one. */
-    Map<String, AtomicInteger> answered() {
-        return answered;
-    }
-
-    Queue<String> unexpected() {
-        return unexpected;
+    /**
+     * What the answers show went wrong: an answer that is none of the expected ones, an id
+     * accepted (202) more than once (enqueued twice), a planned id never answered at all.
+     */
+    List<String> violations() {
+        List<String> problems = new ArrayList<>(unexpected);
+        accepted.forEach((id, n) -> {
+            if (n.get() > 1) {
+                problems.add("task " + id + " was accepted (202) " + n + " times");
+            }
+        });
+        plan.tasks().stream().filter(t -> !answered.containsKey(t.id()))
+                .forEach(t -> problems.add("task " + t.id() + " was never answered"));
+        return problems;
     }
 
     void close() {

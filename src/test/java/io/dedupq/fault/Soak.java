@@ -88,15 +88,8 @@ public final class Soak {
                 problems.addAll(keysWithoutExpiry(probe, figures));
                 write(sampler.rows(), tasks, minutes, seed);
             }
-            problems.addAll(producer.unexpected());
-            producer.accepted().forEach((id, n) -> {
-                if (n.get() > 1) {
-                    problems.add("task " + id + " was accepted (202) " + n + " times");
-                }
-            });
-            plan.tasks().stream().filter(t -> !producer.answered().containsKey(t.id()))
-                    .forEach(t -> problems.add("task " + t.id() + " was never answered"));
-            fleet.all().stream().filter(AppJvm::crashed).forEach(j -> problems.add(j + " exited by itself; see " + j.log()));
+            problems.addAll(producer.violations());
+            problems.addAll(fleet.crashes());
             figures.set("unique task ids", plan.tasks().size());
             figures.set("HTTP requests resent after a 503 or a cut connection", api.resends());
             LogTally.addTo(figures, fleet.all());

@@ -140,6 +140,11 @@ final class WorkerFleet implements AutoCloseable {
         reserved.remove(worker);
     }
 
+    /** A line for each JVM that ended without being told to (a crash, an exit of its own). */
+    synchronized List<String> crashes() {
+        return started.stream().filter(AppJvm::crashed).map(j -> j + " exited by itself; see " + j.log()).toList();
+    }
+
     /** Every JVM started in this run, dead or alive (their logs hold the recovery figures). */
     synchronized List<AppJvm> all() {
         return List.copyOf(started);
