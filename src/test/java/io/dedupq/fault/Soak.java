@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,10 +24,13 @@ import java.util.stream.Collectors;
  * of the pods) goes to {@code target/soak/soak.csv} and {@code soak.png}. At the end the
  * auditor checks every balance, ledger and voucher: each accepted task took effect exactly
  * once, none is left queued, locked or dead, and every key that must expire has an expiry.
- * Exit code 1 on any violation.
+ * The dedup window is shorter than the run, so Redis memory levels off at the window's worth of
+ * tasks; the soak then waits one window more and checks that no task hash or done marker is
+ * left and how far memory fell. Exit code 1 on any violation.
  * <p>
  * System properties: {@code soak.tasks} (1,000,000), {@code soak.minutes} (20),
- * {@code soak.workers} (4), {@code soak.api-pods} (2), {@code soak.seed}.
+ * {@code soak.workers} (4), {@code soak.api-pods} (2), {@code soak.dedup-window} (3m, longer
+ * than any duplicate's delay after its first copy), {@code soak.seed}.
  */
 public final class Soak {
 
@@ -38,12 +42,15 @@ public final class Soak {
         int workerPods = Integer.getInteger("soak.workers", 4);
         int apiPodCount = Integer.getInteger("soak.api-pods", 2);
         long seed = Long.getLong("soak.seed", System.currentTimeMillis());
+        Duration window = Duration.parse("PT" + System.getProperty("soak.dedup-window", "3m").toUpperCase(java.util.Locale.ROOT));
         Files.createDirectories(DIR);
         Figures figures = new Figures();
         RedisProcess redis = RedisProcess.start(DIR.resolve("redis-" + seed));
         Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "soak-redis-stop"));
         List<String> problems = new ArrayList<>();
-        try (RedisProbe probe = new RedisProbe(redis.url()); WorkerFleet fleet = new WorkerFleet(redis.url(), DIR)) {
+        try (RedisProbe probe = new RedisProbe(redis.url()); WorkerFleet fleet = new WorkerFleet(redis.url(), DIR, Map.of(
+                "dedupq.queues.payment.dedup-window", window.toMillis() + "ms",
+                "dedupq.queues.voucher.dedup-window", window.toMillis() + "ms"))) {
             List<AppJvm> apiPods = new ArrayList<>();
             for (int i = 0; i < apiPodCount; i++) {
                 apiPods.add(fleet.startApiPod());
@@ -57,9 +64,10 @@ public final class Soak {
             TaskPlan plan = new TaskPlan(seed, tasks * 3 / 5, tasks - tasks * 3 / 5, 500, 50);
             LoadProducer producer = new LoadProducer(api, probe, plan, figures);
             producer.openAccountsAndCampaigns();
+            figures.set("Redis used memory before the load, MiB", probe.usedMemory() >> 20);
             FaultInjector faults = new FaultInjector(fleet, probe, figures);
             log("seed " + seed + ": " + tasks + " tasks over " + minutes + " min, " + apiPodCount + " api pods, "
-                    + workerPods + " worker pods, Redis " + redis.url());
+                    + workerPods + " worker pods, dedup window " + window + ", Redis " + redis.url());
             ExecutorService background = Executors.newFixedThreadPool(2);
             try (SoakSampler sampler = new SoakSampler(api, probe, fleet, apiPods, figures, 5_000).start()) {
                 try (ChaosLoop chaos = new ChaosLoop(fleet, figures, Duration.ofSeconds(30), Duration.ofSeconds(60))
@@ -81,12 +89,17 @@ public final class Soak {
                     producer.close();
                 }
                 log("load done; waiting until every task is finished");
-                Auditor auditor = new Auditor(api, probe, plan, figures);
+                Auditor auditor = new Auditor(api, probe, plan, figures, true);
                 auditor.awaitQuiescence(Duration.ofMinutes(15));
                 sampler.sample();
+                figures.set("Redis used memory when every task had finished, MiB", probe.usedMemory() >> 20);
                 problems.addAll(auditor.violations());
                 problems.addAll(keysWithoutExpiry(probe, figures));
-                write(sampler.rows(), tasks, minutes, seed);
+                log("audit done; waiting one dedup window (" + window + ") for the finished tasks to be forgotten");
+                Thread.sleep(window.plusSeconds(15).toMillis());
+                sampler.sample();
+                problems.addAll(keysOutlivingTheWindow(probe, figures));
+                write(sampler.rows(), tasks, minutes, window, seed);
             }
             problems.addAll(producer.violations());
             problems.addAll(fleet.crashes());
@@ -124,13 +137,26 @@ public final class Soak {
         return problems;
     }
 
-    private static void write(List<SoakSampler.Row> rows, int tasks, int minutes, long seed) throws IOException {
+    /** One window after the last task finished, no task hash or done marker may be left. */
+    private static List<String> keysOutlivingTheWindow(RedisProbe probe, Figures figures) {
+        figures.set("Redis used memory one dedup window later, MiB", probe.usedMemory() >> 20);
+        List<String> left = new ArrayList<>(probe.keys(RedisProbe.ANY_QUEUE + "task:*"));
+        left.addAll(probe.keys(RedisProbe.ANY_QUEUE + "done:*"));
+        figures.set("task hashes and done markers left one dedup window later", left.size());
+        return left.isEmpty() ? List.of()
+                : List.of(left.size() + " task hashes or done markers outlived the dedup window, e.g. "
+                        + left.subList(0, Math.min(5, left.size())));
+    }
+
+    private static void write(List<SoakSampler.Row> rows, int tasks, int minutes, Duration window, long seed)
+            throws IOException {
         List<String> lines = new ArrayList<>(List.of(SoakSampler.CSV_HEADER));
         rows.forEach(r -> lines.add(r.csv()));
         Files.write(DIR.resolve("soak.csv"), lines);
         SoakChart.write(rows, String.format(java.util.Locale.ROOT,
-                "dedupq soak: %,d tasks over %d min, kill -9 of a worker every 30-60 s (red), Redis crash (blue); seed %d",
-                tasks, minutes, seed), DIR.resolve("soak.png"));
+                "dedupq soak: %,d tasks over %d min, dedup window %d min, kill -9 of a worker every 30-60 s (red), "
+                        + "Redis crash (blue); seed %d",
+                tasks, minutes, window.toMinutes(), seed), DIR.resolve("soak.png"));
     }
 
     private static void log(String text) {

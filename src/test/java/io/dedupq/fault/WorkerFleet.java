@@ -32,18 +32,25 @@ final class WorkerFleet implements AutoCloseable {
 
     private final String redisUrl;
     private final Path logs;
+    private final Map<String, String> properties;
     private final List<AppJvm> started = new ArrayList<>();
     private final Set<AppJvm> reserved = new HashSet<>();
     private final Set<AppJvm> apiPods = new HashSet<>();
     private int counter;
 
     WorkerFleet(String redisUrl, Path logs) throws IOException {
+        this(redisUrl, logs, Map.of());
+    }
+
+    /** A fleet whose every JVM also gets {@code properties} (-D settings, over the fleet's own). */
+    WorkerFleet(String redisUrl, Path logs, Map<String, String> properties) throws IOException {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException(JAR + " is missing: the fault suite runs against the packaged app ("
                     + "./mvnw verify packages it before the integration tests)");
         }
         this.redisUrl = redisUrl;
         this.logs = Files.createDirectories(logs);
+        this.properties = Map.copyOf(properties);
     }
 
     /** A pod that serves /api (and runs workers too). */
@@ -93,7 +100,7 @@ final class WorkerFleet implements AutoCloseable {
     private AppJvm launch(String name, boolean api, Map<String, String> environment) {
         AppJvm.Launch launch = AppJvm.of(JAR);
         environment.forEach(launch::environment);
-        AppJvm jvm = launch.name(name).log(logs.resolve(name + ".log")).redis(redisUrl).operatorKey(API_KEY)
+        launch.name(name).log(logs.resolve(name + ".log")).redis(redisUrl).operatorKey(API_KEY)
                 // C1 only and one GC thread: 8 JVMs start and run on 2 cores in this test
                 .jvmOptions("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
                 .property("dedupq.api.enabled", Boolean.toString(api))
@@ -107,8 +114,9 @@ final class WorkerFleet implements AutoCloseable {
                 .property("dedupq.queues.voucher.lock-ttl", LOCK_TTL.toMillis() + "ms")
                 .property("dedupq.queues.payment.backoff-base", "200ms")
                 .property("dedupq.queues.voucher.backoff-base", "200ms")
-                .property("quarkus.log.console.color", "false")
-                .start();
+                .property("quarkus.log.console.color", "false");
+        properties.forEach(launch::property);
+        AppJvm jvm = launch.start();
         synchronized (this) {
             started.add(jvm);
         }
