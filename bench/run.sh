@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The dedupq benchmark, one command: builds the framework jar and the measured application
-# (bench/app, a consumer of the jar with a no-op handler, and its dedup-off build), then runs
+# (bench/app, a consumer of the jar with a no-op handler, its dedup-off build and, for the sql
+# section, its sql build with a handler writing a PostgreSQL row per task), then runs
 # io.dedupq.bench.Benchmark (src/test/java/io/dedupq/bench), which starts a private redis-server
 # (no persistence), JVMs of bench/app, the BullMQ peer benchmark against the same Redis, wrk and
 # redis-benchmark, and writes the report into docs/benchmarks.md (between its markers) and
@@ -11,7 +12,7 @@
 #   SECTIONS="matrix" CONCURRENCIES="16" JOBS=5000 bench/run.sh   # a quick look
 #
 # Knobs (environment): JOBS=50000 DUP_RATIO=0.2 SEED=42 WARMUP=200000 LAT_PROBES=200 REPEATS=1
-# CONCURRENCIES="1 16 64" SECTIONS="matrix overlap dedupoff scaling wrk startup ceiling"
+# CONCURRENCIES="1 16 64" SECTIONS="matrix overlap dedupoff sql scaling wrk startup ceiling"
 # BULLMQ_VARIANTS="dedup-option dedup-jobid" (add "plain" for BullMQ without dedup)
 # HANDLERS="loop threads" (the no-op handler on the event loop and/or on handler threads)
 # WAIT_IDLE_PCT=0 WAIT_IDLE_MAX_S=60 (before each cell wait until the host is that idle)
@@ -30,10 +31,26 @@ command -v wrk >/dev/null || echo "wrk not found: no HTTP numbers (apt-get insta
 
 mkdir -p target/bench
 APP=target/it/bench/app/target
+# bench/app's variant built with Maven profile $1 (dedup-off, sql) in the invoker's copy, against the
+# framework jar it installed (the rest from the user's repository), into $APP/$1
+build_variant() {
+  ./mvnw -B -q -f target/it/bench/app/pom.xml -P"$1" -DskipTests package -Dmaven.repo.local=target/local-repo \
+    -Dmaven.repo.local.tail="$(./mvnw -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout)"
+}
+SECTIONS=${SECTIONS:-matrix overlap dedupoff sql scaling wrk startup ceiling}
+export SECTIONS
 if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f $APP/quarkus-app/quarkus-run.jar ]; then
-  echo "building the framework jar, bench/app (as measured, and dedup-off) and the load generator ..." >&2
+  echo "building the framework jar, bench/app and its dedup-off build, and the load generator ..." >&2
   # the invoker builds bench/app against the jar just packaged (see pom.xml); no test runs
   ./mvnw -B -q -DskipTests -DskipITs -Dinvoker.test=bench/app/pom.xml verify
+  build_variant dedup-off
+fi
+if [[ " $SECTIONS " == *" sql "* ]]; then
+  [ -x /usr/lib/postgresql/15/bin/initdb ] || { echo "the sql section needs PostgreSQL 15 (apt-get install postgresql-15)" >&2; exit 1; }
+  if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f $APP/sql/quarkus-app/quarkus-run.jar ]; then
+    echo "building bench/app's sql build ..." >&2
+    build_variant sql
+  fi
 fi
 ./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt >/dev/null
 
@@ -57,9 +74,10 @@ fi
 # run from a snapshot, so that a build during the run cannot change what is measured
 SNAP=target/bench/snapshot-$$
 rm -rf target/bench/snapshot-*
-mkdir -p "$SNAP/app/dedup-off"
+mkdir -p "$SNAP/app/dedup-off" "$SNAP/app/sql"
 cp -r $APP/quarkus-app "$SNAP/app/quarkus-app"
 cp -r $APP/dedup-off/quarkus-app "$SNAP/app/dedup-off/quarkus-app"
+[ ! -d $APP/sql/quarkus-app ] || cp -r $APP/sql/quarkus-app "$SNAP/app/sql/quarkus-app"
 cp -r target/classes "$SNAP/classes"
 cp -r target/test-classes "$SNAP/test-classes"
 export JAR=$SNAP/app/quarkus-app/quarkus-run.jar

@@ -10,8 +10,8 @@ import java.util.Map;
 /**
  * Knobs of one benchmark run (environment variables of bench/run.sh, README lists them).
  *
- * @param jar       the measured application, bench/app packaged: {@link #BENCH_APP} (its dedup-off build
- *                  lies next to it, {@link #dedupOffJar})
+ * @param jar       the measured application, bench/app packaged: {@link #BENCH_APP} (its dedup-off and sql
+ *                  builds lie next to it, {@link #dedupOffJar}, {@link #sqlJar})
  * @param redisUrl  the private redis-server every part of the run uses
  * @param appProps  extra system properties for every dedupq JVM (e.g. dedupq.security.enabled=false)
  * @param jvmOptions options of every dedupq JVM: by default those of docker/Dockerfile.jvm that
@@ -54,8 +54,17 @@ public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio
 
     /** bench/app built with -Pdedup-off (claim.lua without the done check and the lock): {@code <target>/dedup-off/quarkus-app}. */
     public Path dedupOffJar() {
+        return variantJar("dedup-off");
+    }
+
+    /** bench/app built with -Psql (RowHandler writes a row to PostgreSQL per task): {@code <target>/sql/quarkus-app}. */
+    public Path sqlJar() {
+        return variantJar("sql");
+    }
+
+    private Path variantJar(String profile) {
         Path target = jar.toAbsolutePath().getParent().getParent();
-        return target.resolve("dedup-off").resolve("quarkus-app").resolve("quarkus-run.jar");
+        return target.resolve(profile).resolve("quarkus-app").resolve("quarkus-run.jar");
     }
 
     /** The same run on another build of the application. */

@@ -60,7 +60,7 @@ public final class Benchmark {
     }
 
     private void runAll(RedisProcess redisProcess) throws IOException {
-        List<String> sections = List.of(env.getOrDefault("SECTIONS", "matrix overlap dedupoff scaling wrk startup ceiling")
+        List<String> sections = List.of(env.getOrDefault("SECTIONS", "matrix overlap dedupoff sql scaling wrk startup ceiling")
                 .trim().split("\\s+"));
         int repeats = Integer.parseInt(env.getOrDefault("REPEATS", "1"));
         int[] concurrencies = Arrays.stream(env.getOrDefault("CONCURRENCIES", "1 16 64").trim().split("\\s+"))
@@ -129,6 +129,9 @@ public final class Benchmark {
                                 false, tag(cells.variant(Producer.Mode.LPUSH), 16, 1, false)), "dedupoff")));
                     }
                 }
+                if (sections.contains("sql")) {
+                    sqlCells(dedupq, rep, idlePct, idleMax);
+                }
                 if (sections.contains("scaling")) {
                     for (int workers : new int[] {1, 2, 4}) {
                         cell("scaling", rep, idlePct, idleMax, () -> List.of(marked(dedupq.run(Producer.Mode.LPUSH, 16,
@@ -189,10 +192,32 @@ public final class Benchmark {
         }
     }
 
+    /**
+     * The sql pair (a row per task, plain and fenced) against a private PostgreSQL; each cell's
+     * rows for the measured tasks are counted afterwards, as evidence that each wrote once.
+     */
+    private void sqlCells(DedupqCell dedupq, int rep, int idlePct, int idleMax) throws IOException {
+        try (BenchDatabase db = BenchDatabase.start(settings.out().resolve("postgres-" + rep))) {
+            for (DedupqCell cells : dedupq.withAndWithoutFencing(db.jdbcUrl(), db.user())) {
+                cell("sql", rep, idlePct, idleMax, () -> {
+                    db.reset();
+                    CellResult r = cells.run(Producer.Mode.LPUSH, 16, 1, false, tag(cells.variant(Producer.Mode.LPUSH), 16, 1,
+                            false));
+                    return List.of(marked(r, "sql", Map.of("sql_rows", (double) db.measuredRows())));
+                });
+            }
+        }
+    }
+
     /** The result marked as one of {@code section}'s, so that it is reported there and not in the matrix. */
     private static CellResult marked(CellResult r, String section) {
+        return marked(r, section, Map.of());
+    }
+
+    private static CellResult marked(CellResult r, String section, Map<String, Double> more) {
         Map<String, Double> extra = new LinkedHashMap<>(r.extra());
         extra.put(section, 1.0);
+        extra.putAll(more);
         return new CellResult(r.impl(), r.variant(), r.concurrency(), r.workers(), r.overlap(), r.jobs(), r.unique(),
                 r.enqueueRate(), r.processingRate(), r.waitP50(), r.waitP99(), r.idlePickupP50(), r.idlePickupP99(),
                 r.refusedAtEnqueue(), r.droppedByWorker(), r.executions(), r.idsRunTwice(), r.idsMissing(),

@@ -27,6 +27,8 @@ public final class DedupqCell {
     static final String STAGING_PENDING = "{dedupq:noop-staging}:pending";
     /** Commands claim.lua and complete.lua run only to deduplicate: lock, done marker, stale check. */
     private static final List<String> DEDUP_COMMANDS = List.of("set", "exists", "get", "del", "hget");
+    /** Most tasks of an sql cell: a few seconds of PostgreSQL transactions are enough to compare two handlers. */
+    private static final int SQL_JOBS = 20_000;
 
     private final BenchSettings settings;
     private final BenchRedis redis;
@@ -86,6 +88,26 @@ public final class DedupqCell {
         Map<String, String> merged = new HashMap<>(workerSettings);
         merged.putAll(moreSettings);
         return new DedupqCell(runSettings, redis, stagingApiPort, directApiPort, suffix + more, Map.copyOf(merged));
+    }
+
+    /**
+     * The pair that measures what fencing an SQL write costs, on a workload without duplicates and
+     * with a shorter warm-up (each task is a PostgreSQL transaction): the application's sql build,
+     * whose handler inserts one row per task into {@code db}, in a plain transaction
+     * ({@code -sql-plain}) and through FencedWrites ({@code -sql-fenced}), on handler threads.
+     */
+    public List<DedupqCell> withAndWithoutFencing(String jdbcUrl, String user) {
+        BenchSettings sql = settings.withDupRatio(0).withJar(settings.sqlJar())
+                .withJobs(Math.min(settings.jobs(), SQL_JOBS), settings.probes(), Math.min(settings.warmup(), SQL_JOBS / 2));
+        Map<String, String> db = Map.of("quarkus.datasource.jdbc.url", jdbcUrl, "quarkus.datasource.username", user);
+        return List.of(with(sql, "-sql-plain", plus(db, "bench.sql.fenced", "false")),
+                with(sql, "-sql-fenced", plus(db, "bench.sql.fenced", "true")));
+    }
+
+    private static Map<String, String> plus(Map<String, String> settings, String key, String value) {
+        Map<String, String> more = new HashMap<>(settings);
+        more.put(key, value);
+        return more;
     }
 
     /** True for cells whose duplicate executions are expected ({@link #withAndWithoutDedup}). */

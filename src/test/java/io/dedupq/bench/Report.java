@@ -125,6 +125,38 @@ public final class Report {
         return this;
     }
 
+    /**
+     * The sql pair: one PostgreSQL row per task, written in a plain transaction and through
+     * FencedWrites. Worker CPU per task is the worker JVM's only; PostgreSQL's is in foreign CPU.
+     */
+    public Report sql() {
+        line("| handler's write | conc | n | processing tasks/s | µs per task (1 / rate) | worker CPU µs per task "
+                + "| rows written / unique tasks | executions | ids run >1× | app CPU % | redis CPU % | foreign CPU % |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        List<List<CellResult>> pair = cells.values().stream().filter(g -> g.get(0).section().equals("sql"))
+                .sorted((a, b) -> Boolean.compare(fenced(a.get(0)), fenced(b.get(0)))).toList();
+        for (List<CellResult> g : pair) {
+            CellResult r = g.get(0);
+            line("| " + (fenced(r) ? "FencedWrites.run (claim, write, record)" : "plain transaction, no fencing") + " | "
+                    + r.concurrency() + " | " + g.size() + " | " + cell(g, CellResult::processingRate) + " | "
+                    + cell(g, x -> 1e6 / x.processingRate()) + " | "
+                    + cell(g, x -> x.appCpuPct() * 1e4 / x.processingRate()) + " | "
+                    + cell(g, x -> x.extra().getOrDefault("sql_rows", Double.NaN)) + " / " + r.unique() + " | "
+                    + sum(g, CellResult::executions) + " | " + sum(g, CellResult::idsRunTwice) + " | "
+                    + cell(g, CellResult::appCpuPct) + " | " + cell(g, CellResult::redisCpuPct) + " | "
+                    + cell(g, CellResult::foreignCpuPct) + " |");
+        }
+        if (pair.size() == 2) {
+            line("");
+            line("fenced ÷ plain, processing rate (median): " + ratio(pair.get(1), pair.get(0), CellResult::processingRate));
+        }
+        return this;
+    }
+
+    private static boolean fenced(CellResult r) {
+        return r.variant().endsWith("-sql-fenced");
+    }
+
     /** Redis time per task in the commands that exist only for deduplication (from INFO commandstats). */
     public Report dedupOverhead() {
         line("| variant | conc | n | EVALSHA calls per task | Redis µs per task, all commands | µs in dedup-only "

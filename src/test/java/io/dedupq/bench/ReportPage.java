@@ -64,6 +64,15 @@ public final class ReportPage {
                     + "would run).\n");
             r.dedupOff().line("");
         }
+        if (sections.contains("sql")) {
+            r.line("### A handler that writes one SQL row (PostgreSQL 15, LPUSH, no duplicates, concurrency 16, handler "
+                    + "threads)\n");
+            r.line("bench/app's sql build: each task inserts one row into `bench_row`, once in a plain transaction "
+                    + "and once through `FencedWrites.run`, which adds the claim of the task's `dedupq_effect` row "
+                    + "(its own autocommit statement), a read of it, and the outcome's update in the write's "
+                    + "transaction. The private PostgreSQL runs on the same cores, with default settings.\n");
+            r.sql().line("");
+        }
         if (sections.contains("scaling")) {
             r.line("### Worker processes on one Redis (LPUSH workload, concurrency 16 each)\n");
             r.scaling().line("");

@@ -17,14 +17,17 @@ public final class SqlSchema {
 
     /** dedupq's documented migration (db/dedupq-postgresql.sql, as shipped) plus the tests' {@code effects} and {@code orders}. */
     public static void apply() throws SQLException, IOException {
-        String migration;
-        try (InputStream in = SqlSchema.class.getClassLoader().getResourceAsStream("db/dedupq-postgresql.sql")) {
-            migration = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        }
         try (Connection connection = PostgresTestResource.postgres().connect(); Statement statement = connection.createStatement()) {
-            statement.execute(migration);
+            statement.execute(migration());
             statement.execute("CREATE TABLE IF NOT EXISTS effects (task_id text NOT NULL, fencing_token bigint NOT NULL)");
             statement.execute("CREATE TABLE IF NOT EXISTS orders (task_id text PRIMARY KEY)");
+        }
+    }
+
+    /** dedupq's migration as the jar ships it ({@code db/dedupq-postgresql.sql}). */
+    public static String migration() throws IOException {
+        try (InputStream in = SqlSchema.class.getClassLoader().getResourceAsStream("db/dedupq-postgresql.sql")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 
