@@ -8,10 +8,10 @@ import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.vertx.redis.client.RedisClientType;
-import io.vertx.redis.client.impl.RedisURI;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -29,6 +29,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @Singleton
 public class ClusterNodes {
+
+    private static final int DEFAULT_PORT = 6379;
 
     /** Looked up when first needed: Quarkus builds its Redis client before Vert.x is ready for injection. */
     private final Instance<Vertx> vertx;
@@ -87,12 +89,15 @@ public class ClusterNodes {
 
     /** The node's URL with the scheme and credentials of the configured ones (as the cluster client builds it). */
     private String url(String address) {
-        RedisURI seed = new RedisURI(settings.copy().getEndpoint());
-        return seed.protocol() + "://" + seed.userinfo() + address;
+        URI seed = URI.create(settings.copy().getEndpoint());
+        // still percent-encoded, as it must be in the new URL
+        String credentials = seed.getRawUserInfo();
+        return seed.getScheme() + "://" + (credentials == null ? "" : credentials + "@") + address;
     }
 
+    /** host:port of a redis:// or rediss:// URL (Redis's port when it names none). */
     private static String address(String endpoint) {
-        RedisURI uri = new RedisURI(endpoint);
-        return uri.socketAddress().host() + ":" + uri.socketAddress().port();
+        URI uri = URI.create(endpoint);
+        return uri.getHost() + ":" + (uri.getPort() == -1 ? DEFAULT_PORT : uri.getPort());
     }
 }

@@ -1,5 +1,6 @@
 package io.dedupq.health;
 
+import io.dedupq.queue.KeyedCommand;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.smallrye.mutiny.Uni;
@@ -52,7 +53,7 @@ public class RedisReadinessCheck implements HealthCheck {
     private HealthCheckResponse checkOne(HealthCheckResponseBuilder health) {
         List<LuaScript> missing = missing(redis.send(scriptExists(), TIMEOUT));
         if (!missing.isEmpty()) {
-            redis.batch(loads(missing));
+            redis.batch(loads(missing).stream().map(KeyedCommand::keyless).toList());
             missing = missing(redis.send(scriptExists(), TIMEOUT));
         }
         return health.status(missing.isEmpty()).withData("scripts", LuaScript.values().length - missing.size())

@@ -56,17 +56,17 @@ public class DeadLetterStore {
     @ApplyGuard(RedisGuard.NAME)
     public DeadPage page(String queue, int offset, int limit) {
         List<String> lists = partitions.of(queue).stream().map(keys::dead).toList();
-        List<Response> lengths = redis.batch(lists.stream().map(list -> Request.cmd(Command.LLEN).arg(list)).toList());
+        List<Response> lengths = redis.batch(lists.stream().map(list -> KeyedCommand.of(Command.LLEN, list)).toList());
         long total = 0;
         long skip = offset;
         long wanted = limit;
-        List<Request> slices = new ArrayList<>();
+        List<KeyedCommand> slices = new ArrayList<>();
         for (int i = 0; i < lists.size(); i++) {
             long length = lengths.get(i).toLong();
             total += length;
             if (wanted > 0 && skip < length) {
                 long end = Math.min(length, skip + wanted) - 1;
-                slices.add(Request.cmd(Command.LRANGE).arg(lists.get(i)).arg(skip).arg(end));
+                slices.add(KeyedCommand.of(Command.LRANGE, lists.get(i)).arg(skip).arg(end));
                 wanted -= end - skip + 1;
                 skip = 0;
             } else {

@@ -3,7 +3,6 @@ package io.dedupq.queue;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.impl.VertxInternal;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
@@ -12,6 +11,7 @@ import io.vertx.redis.client.Response;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,12 +41,23 @@ public class EventLoopRedis {
     public EventLoopRedis(Vertx vertx, RedisSettings settings, RefusedWrites refusals) {
         this.vertx = vertx;
         this.refusals = refusals;
-        // a context of its own, whichever thread first needs this bean
-        this.loop = ((VertxInternal) vertx).createEventLoopContext();
+        this.loop = newEventLoopContext(vertx);
         RedisOptions options = settings.copy().setPoolName(NAME);
         // its own name in the Redis client metrics (redis.* with clientName=dedupq-worker)
         options.setNetClientOptions(new NetClientOptions(options.getNetClientOptions()).setMetricsName("redis|" + NAME));
         loop.runOnContext(v -> client = Redis.createClient(vertx, options));
+    }
+
+    /**
+     * An event-loop context of its own, whichever thread first needs this bean (an event loop of
+     * the HTTP server, say): Vert.x gives a thread it does not know a new context on the next
+     * event loop, so a short-lived thread of ours asks for it.
+     */
+    private static Context newEventLoopContext(Vertx vertx) {
+        CompletableFuture<Context> created = new CompletableFuture<>();
+        Thread asker = new Thread(() -> created.complete(vertx.getOrCreateContext()), "dedupq-worker-context");
+        asker.start();
+        return created.join();
     }
 
     /** Queues {@code task} on the loop, behind what is waiting, even when called there. */

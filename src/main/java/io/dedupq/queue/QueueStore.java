@@ -9,7 +9,6 @@ import io.dedupq.handler.HandlerRegistry;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -121,9 +120,9 @@ public class QueueStore {
 
     /** {@link #find} for a caller that runs under {@link RedisGuard} already (guards must not nest). */
     Optional<TaskView> lookup(String id) {
-        List<Request> reads = new ArrayList<>();
+        List<KeyedCommand> reads = new ArrayList<>();
         for (String queue : registry.queues()) {
-            Request hmget = Request.cmd(Command.HMGET).arg(keys.task(partitions.forTask(queue, id), id));
+            KeyedCommand hmget = KeyedCommand.of(Command.HMGET, keys.task(partitions.forTask(queue, id), id));
             for (String field : TASK_FIELDS) {
                 hmget.arg(field);
             }
@@ -159,24 +158,24 @@ public class QueueStore {
     }
 
     private List<QueueStats> count(List<String> queues) {
-        List<Request> workerLists = new ArrayList<>();
+        List<KeyedCommand> workerLists = new ArrayList<>();
         for (String queue : queues) {
-            workerLists.add(Request.cmd(Command.ZRANGE).arg(keys.workers(queue)).arg(0).arg(-1));
+            workerLists.add(KeyedCommand.of(Command.ZRANGE, keys.workers(queue)).arg(0).arg(-1));
         }
         List<Response> workersPerQueue = redis.batch(workerLists);
-        List<Request> reads = new ArrayList<>();
+        List<KeyedCommand> reads = new ArrayList<>();
         for (int q = 0; q < queues.size(); q++) {
             String queue = queues.get(q);
-            reads.add(Request.cmd(Command.LLEN).arg(keys.pending(queue)));
-            reads.add(Request.cmd(Command.ZCARD).arg(keys.delayed(queue)));
-            reads.add(Request.cmd(Command.LLEN).arg(keys.dead(queue)));
-            Request counters = Request.cmd(Command.HMGET).arg(keys.stats(queue));
+            reads.add(KeyedCommand.of(Command.LLEN, keys.pending(queue)));
+            reads.add(KeyedCommand.of(Command.ZCARD, keys.delayed(queue)));
+            reads.add(KeyedCommand.of(Command.LLEN, keys.dead(queue)));
+            KeyedCommand counters = KeyedCommand.of(Command.HMGET, keys.stats(queue));
             for (String field : STAT_FIELDS) {
                 counters.arg(field);
             }
             reads.add(counters);
             for (Response worker : workersPerQueue.get(q)) {
-                reads.add(Request.cmd(Command.LLEN).arg(keys.processing(queue, worker.toString())));
+                reads.add(KeyedCommand.of(Command.LLEN, keys.processing(queue, worker.toString())));
             }
         }
         List<Response> replies = redis.batch(reads);

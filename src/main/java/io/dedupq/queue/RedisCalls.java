@@ -5,7 +5,6 @@ import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
-import io.vertx.redis.client.impl.RequestImpl;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,9 +57,10 @@ public class RedisCalls {
         return time.get(0).toLong() * 1000 + time.get(1).toLong() / 1000;
     }
 
-    /** Pipelines the requests (one write per hash slot); replies come back in request order. */
-    public List<Response> batch(List<Request> requests) {
-        return await(pipeline(requests, RedisCalls::slotOf, redis::batch), REPLY_TIMEOUT);
+    /** Pipelines the commands (one write per hash slot of their keys); replies come back in command order. */
+    public List<Response> batch(List<KeyedCommand> commands) {
+        return await(pipeline(commands, KeyedCommand::slot,
+                group -> redis.batch(group.stream().map(KeyedCommand::request).toList())), REPLY_TIMEOUT);
     }
 
     public Response script(LuaScript script, List<String> keys, List<String> args) {
@@ -160,13 +160,6 @@ public class RedisCalls {
             }
             return Arrays.asList(ordered);
         });
-    }
-
-    /** The slot of the request's first key; keyless requests share slot -1. */
-    private static int slotOf(Request request) {
-        // RequestImpl.keys() resolves key positions with Redis's own command table, as the cluster client does
-        List<byte[]> keys = ((RequestImpl) request.getDelegate()).keys();
-        return keys.isEmpty() ? -1 : HashSlot.of(keys.get(0));
     }
 
     private <T> T await(Uni<T> reply, Duration timeout) {

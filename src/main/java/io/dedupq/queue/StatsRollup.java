@@ -53,8 +53,8 @@ public class StatsRollup {
         try {
             String entry = mapper.writeValueAsString(
                     new Rollup(execution.getScheduledFireTime().toEpochMilli(), store.stats()));
-            redis.batch(List.of(Request.cmd(Command.LPUSH).arg(keys.rollups()).arg(entry),
-                    Request.cmd(Command.LTRIM).arg(keys.rollups()).arg(0).arg(config.jobs().rollupKeep() - 1)));
+            redis.batch(List.of(KeyedCommand.of(Command.LPUSH, keys.rollups()).arg(entry),
+                    KeyedCommand.of(Command.LTRIM, keys.rollups()).arg(0).arg(config.jobs().rollupKeep() - 1)));
         } catch (StoreUnavailableException | FaultToleranceException e) {
             // a missed roll-up is a gap in the history, not worth a stack trace on every tick
             LOG.warnf("stats roll-up of %s skipped: %s", execution.getScheduledFireTime(), e.getMessage());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqJson;
+import io.dedupq.queue.KeyedCommand;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisGuard;
@@ -14,7 +15,6 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
@@ -78,8 +78,8 @@ public class Ledger {
     @ApplyGuard(RedisGuard.NAME)
     public Optional<Account> find(String id, int limit) {
         List<Response> replies = redis.batch(List.of(
-                Request.cmd(Command.HMGET).arg(keys.account(id)).arg("currency").arg("balance"),
-                Request.cmd(Command.LRANGE).arg(keys.accountLedger(id)).arg(0).arg(limit - 1)));
+                KeyedCommand.of(Command.HMGET, keys.account(id)).arg("currency").arg("balance"),
+                KeyedCommand.of(Command.LRANGE, keys.accountLedger(id)).arg(0).arg(limit - 1)));
         Response account = replies.get(0);
         if (account.get(0) == null) {
             return Optional.empty();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqJson;
+import io.dedupq.queue.KeyedCommand;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisGuard;
@@ -14,7 +15,6 @@ import io.quarkus.arc.properties.IfBuildProperty;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
@@ -96,8 +96,8 @@ public class Campaigns {
     @ApplyGuard(RedisGuard.NAME)
     public Optional<Campaign> find(String id, int limit) {
         List<Response> replies = redis.batch(List.of(
-                Request.cmd(Command.HMGET).arg(keys.campaign(id)).arg("stock").arg("value").arg("currency"),
-                Request.cmd(Command.LRANGE).arg(keys.campaignVouchers(id)).arg(0).arg(limit - 1)));
+                KeyedCommand.of(Command.HMGET, keys.campaign(id)).arg("stock").arg("value").arg("currency"),
+                KeyedCommand.of(Command.LRANGE, keys.campaignVouchers(id)).arg(0).arg(limit - 1)));
         Response campaign = replies.get(0);
         if (campaign.get(0) == null) {
             return Optional.empty();
