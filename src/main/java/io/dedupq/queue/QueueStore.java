@@ -27,11 +27,12 @@ import java.util.Optional;
 @ApplicationScoped
 public class QueueStore {
 
-    private static final String[] TASK_FIELDS = {"id", "queue", "type", "status", "attempts", "enqueuedAt",
-        "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result"};
-    private static final String[] STAT_FIELDS = {"enqueued", "succeeded", "failed", "dead", "retried",
-        "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable", "cancelled",
-        "revived", "discarded"};
+    private static final List<String> TASK_FIELDS = List.of("id", "queue", "type", "status", "attempts", "enqueuedAt",
+            "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result");
+    /** The counters of a queue's stats hash (the scripts increment them). */
+    private static final List<String> STAT_FIELDS = List.of("enqueued", "succeeded", "failed", "dead", "retried",
+            "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable",
+            "cancelled", "revived", "discarded");
 
     private final RedisCalls redis;
     private final RedisKeys keys;
@@ -122,15 +123,12 @@ public class QueueStore {
     Optional<TaskView> lookup(String id) {
         List<KeyedCommand> reads = new ArrayList<>();
         for (String queue : registry.queues()) {
-            KeyedCommand hmget = KeyedCommand.of(Command.HMGET, keys.task(partitions.forTask(queue, id), id));
-            for (String field : TASK_FIELDS) {
-                hmget.arg(field);
-            }
-            reads.add(hmget);
+            reads.add(HashFields.hmget(keys.task(partitions.forTask(queue, id), id), TASK_FIELDS));
         }
-        for (Response fields : redis.batch(reads)) {
-            if (fields.get(3) != null) {
-                return Optional.of(view(fields));
+        for (Response reply : redis.batch(reads)) {
+            HashFields task = new HashFields(TASK_FIELDS, reply);
+            if (task.raw("status") != null) {
+                return Optional.of(view(task));
             }
         }
         return Optional.empty();
@@ -169,11 +167,7 @@ public class QueueStore {
             reads.add(KeyedCommand.of(Command.LLEN, keys.pending(queue)));
             reads.add(KeyedCommand.of(Command.ZCARD, keys.delayed(queue)));
             reads.add(KeyedCommand.of(Command.LLEN, keys.dead(queue)));
-            KeyedCommand counters = KeyedCommand.of(Command.HMGET, keys.stats(queue));
-            for (String field : STAT_FIELDS) {
-                counters.arg(field);
-            }
-            reads.add(counters);
+            reads.add(HashFields.hmget(keys.stats(queue), STAT_FIELDS));
             for (Response worker : workersPerQueue.get(q)) {
                 reads.add(KeyedCommand.of(Command.LLEN, keys.processing(queue, worker.toString())));
             }
@@ -185,27 +179,29 @@ public class QueueStore {
             long pending = replies.get(r++).toLong();
             long delayed = replies.get(r++).toLong();
             long dead = replies.get(r++).toLong();
-            Response c = replies.get(r++);
+            HashFields c = new HashFields(STAT_FIELDS, replies.get(r++));
             long processing = 0;
             for (int w = 0; w < workersPerQueue.get(q).size(); w++) {
                 processing += replies.get(r++).toLong();
             }
-            long skippedDone = num(c.get(5));
-            long skippedLocked = num(c.get(6));
-            long skippedStale = num(c.get(7));
-            long failed = num(c.get(2)) + num(c.get(3));
-            long unparseable = num(c.get(10));
+            long skippedDone = c.count("skipped_done");
+            long skippedLocked = c.count("skipped_locked");
+            long skippedStale = c.count("skipped_stale");
+            long failed = c.count("failed") + c.count("dead");
+            long unparseable = c.count("unparseable");
             stats.add(new QueueStats(queues.get(q), pending, processing, delayed, dead,
-                    num(c.get(0)), num(c.get(1)), failed, failed + unparseable, unparseable, num(c.get(4)),
+                    c.count("enqueued"), c.count("succeeded"), failed, failed + unparseable, unparseable, c.count("retried"),
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
-                    num(c.get(8)), num(c.get(9)), num(c.get(11)), num(c.get(12)), num(c.get(13)), List.of()));
+                    c.count("rejected_duplicates"), c.count("lost_locks"), c.count("cancelled"), c.count("revived"),
+                    c.count("discarded"), List.of()));
         }
         return stats;
     }
 
-    private TaskView view(Response f) {
-        return new TaskView(str(f.get(0)), str(f.get(1)), str(f.get(2)), str(f.get(3)), (int) num(f.get(4)),
-                opt(f.get(5)), opt(f.get(6)), opt(f.get(7)), opt(f.get(8)), str(f.get(9)), json(f.get(10)));
+    private TaskView view(HashFields f) {
+        return new TaskView(f.text("id"), f.text("queue"), f.text("type"), f.text("status"), (int) f.count("attempts"),
+                f.number("enqueuedAt"), f.number("startedAt"), f.number("finishedAt"), f.number("nextAttemptAt"),
+                f.text("lastError"), json(f.raw("result")));
     }
 
     private JsonNode json(Response value) {
@@ -216,32 +212,6 @@ public class QueueStore {
             return mapper.readTree(value.toString());
         } catch (JsonProcessingException e) {
             return mapper.getNodeFactory().textNode(value.toString());
-        }
-    }
-
-    private static String str(Response value) {
-        return value == null ? null : value.toString();
-    }
-
-    private static long num(Response value) {
-        Long n = opt(value);
-        return n == null ? 0 : n;
-    }
-
-    /** Tolerant: a hash written by a producer's own script may hold "1e+17" or "12.5". */
-    private static Long opt(Response value) {
-        if (value == null) {
-            return null;
-        }
-        String text = value.toString();
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException notWhole) {
-            try {
-                return (long) Double.parseDouble(text);
-            } catch (NumberFormatException notNumber) {
-                return null;
-            }
         }
     }
 }
