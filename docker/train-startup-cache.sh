@@ -5,6 +5,7 @@
 # JDK 17: an AppCDS archive. Either must be made by the very JVM that reads it, hence here and
 # not at `mvn package`. See docs/operations.md "Start-up cache".
 set -eu
+port=${TRAINING_PORT:-8080}
 : > startup-cache.args
 [ "${1:-false}" = true ] || exit 0
 if java -XX:AOTMode=off -version >/dev/null 2>&1; then
@@ -16,9 +17,9 @@ fi
 # security is off for this run only (there is no key at build time); SIGTERM ends it, and the
 # JVM writes the cache as it exits
 REDIS_URL=redis://127.0.0.1:1 DEDUPQ_SECURITY_ENABLED=false \
-  java $JAVA_OPTS $record -Dquarkus.http.port=8080 -jar quarkus-run.jar > /tmp/training.log 2>&1 &
+  java $JAVA_OPTS $record -Dquarkus.http.port=$port -jar quarkus-run.jar > /tmp/training.log 2>&1 &
 pid=$!
-until curl -fs -o /dev/null http://127.0.0.1:8080/q/health/live; do
+until curl -fs -o /dev/null http://127.0.0.1:$port/q/health/live; do
   kill -0 $pid 2>/dev/null || { cat /tmp/training.log; exit 1; }
   sleep 0.2
 done
