@@ -20,6 +20,7 @@
 # BULLMQ_SRC=../shared/bench/peers/bullmq (the peer; copied to target/bench/bullmq, npm ci there)
 # BENCH_APP_PROPS="k=v,k=v" (extra system properties for every dedupq JVM)
 # BENCH_JVM_OPTS="-XX:+UseParallelGC" (options of every dedupq JVM; the default is the collector of docker/Dockerfile.jvm)
+# STARTUP_CACHE=1 (the measured pods with the image's JDK 25 AOT cache; docs/operations.md "Start-up cache")
 # NATIVE_RUNNER=path (the measured pods run that native executable of the app instead of its
 #   JVM; see docs/native.md for building one on this machine)
 set -euo pipefail
@@ -84,6 +85,17 @@ export JAR=$SNAP/app/quarkus-app/quarkus-run.jar
 if [ -n "${NATIVE_RUNNER:-}" ]; then
   cp "$NATIVE_RUNNER" "$SNAP/dedupq-runner"
   export JAR=$SNAP/dedupq-runner
+fi
+# STARTUP_CACHE=1: the measured pods map an AOT cache that the image's training step
+# (docker/train-startup-cache.sh) makes for this snapshot; JDK 25 only (put its bin first on PATH):
+# JDK 17's AppCDS archive holds only for the jar path it was trained with, which the pods do not use
+if [ "${STARTUP_CACHE:-0}" = 1 ]; then
+  java -XX:AOTMode=off -version >/dev/null 2>&1 || { echo "STARTUP_CACHE=1 needs a JDK 25 java on PATH" >&2; exit 1; }
+  export BENCH_JVM_OPTS=${BENCH_JVM_OPTS:--XX:+UseParallelGC}
+  (cd "$SNAP/app/quarkus-app" && JAVA_OPTS=$BENCH_JVM_OPTS \
+    TRAINING_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') \
+    sh "$OLDPWD/docker/train-startup-cache.sh" true)
+  BENCH_JVM_OPTS="$BENCH_JVM_OPTS -XX:AOTCache=$PWD/$SNAP/app/quarkus-app/app.aot"
 fi
 export DOC=${DOC:-docs/benchmarks.md}
 exec java -Djava.util.logging.manager=org.jboss.logmanager.LogManager \

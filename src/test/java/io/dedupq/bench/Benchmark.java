@@ -252,10 +252,12 @@ public final class Benchmark {
         try (AppJvm worker = settings.startApp("idle-worker", DedupqCell.workerProps(8, "bench-idle", Map.of()))) {
             AppJvm.sleep(5000);
             startup.put("worker_ready_ms", (double) worker.readyMillis());
+            startup.put("worker_ready_cpu_ms", (double) worker.readyCpuMillis());
             startup.put("worker_quarkus_started_ms", (double) worker.quarkusStartedMillis());
             startup.put("worker_idle_rss_mib", worker.rssKib() / 1024.0);
         }
         startup.put("api_ready_ms", (double) api.readyMillis());
+        startup.put("api_ready_cpu_ms", (double) api.readyCpuMillis());
         startup.put("api_quarkus_started_ms", (double) api.quarkusStartedMillis());
         startup.put("api_rss_mib", api.rssKib() / 1024.0);
         log("startup: " + startup);

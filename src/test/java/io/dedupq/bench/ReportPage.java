@@ -89,13 +89,15 @@ public final class ReportPage {
         }
         if (!startup.isEmpty()) {
             r.line("### JVM start and memory (packaged jar, `java -jar`, default heap)\n");
-            r.line("| pod | process start → HTTP answers, ms | Quarkus \"started in\", ms | RSS, MiB |");
-            r.line("|---|---:|---:|---:|");
+            r.line("| pod | process start → HTTP answers, ms | CPU until then, ms | Quarkus \"started in\", ms | RSS, MiB |");
+            r.line("|---|---:|---:|---:|---:|");
             r.line("| worker (idle 5 s, API off) | " + Report.fmt(startup.get("worker_ready_ms")) + " | "
+                    + Report.fmt(startup.get("worker_ready_cpu_ms")) + " | "
                     + Report.fmt(startup.get("worker_quarkus_started_ms")) + " | "
                     + Report.fmt(startup.get("worker_idle_rss_mib")) + " |");
             r.line("| API (worker off), idle after its warm-up (WARMUP tasks over HTTP) | "
                     + Report.fmt(startup.get("api_ready_ms")) + " | "
+                    + Report.fmt(startup.get("api_ready_cpu_ms")) + " | "
                     + Report.fmt(startup.get("api_quarkus_started_ms")) + " | " + Report.fmt(startup.get("api_rss_mib"))
                     + " |\n");
         }

@@ -140,6 +140,22 @@ class DeployManifestsTest {
         assertTrue(redis.containsAll(List.of("--appendonly", "yes", "--appendfsync", "everysec")));
     }
 
+    /**
+     * The image sizes its heap from the container's memory (-XX:MaxRAMPercentage): compose gives
+     * its pods the limit the Kubernetes pods have, so that a compose pod does not size it from the host.
+     */
+    @Test
+    void composeLimitsMemoryAsTheKubernetesPods() throws IOException {
+        Manifest compose = Manifest.load(COMPOSE).get(0);
+        for (String pod : List.of("dedupq-api", "dedupq-worker")) {
+            String k8sLimit = Manifest.<String>at(workload(pod).containers().get(0), "resources.limits.memory").orElseThrow();
+            assertTrue(k8sLimit.endsWith("Mi"), pod + ": " + k8sLimit);
+            for (String service : List.of("api", "worker")) {
+                assertEquals(k8sLimit.replace("Mi", "m"), compose.require("services." + service + ".mem_limit"), service);
+            }
+        }
+    }
+
     /** The probe paths of the hand-written manifests answer 200 here (GeneratedManifestIT holds the generated ones to them). */
     @Test
     void everyProbePathExistsInTheApp() throws IOException {

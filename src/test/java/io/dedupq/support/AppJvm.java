@@ -43,6 +43,7 @@ public final class AppJvm implements AutoCloseable {
     private final long startedNanos;
     private final Thread killOnExit;
     private volatile long readyMillis = -1;
+    private volatile long readyCpuMillis = -1;
     private volatile String workerId;
     private volatile boolean endedByTest;
 
@@ -233,6 +234,7 @@ public final class AppJvm implements AutoCloseable {
             Optional<Integer> status = status("/api/queues");
             if (status.isPresent() && (!ok || status.get() == 200)) {
                 readyMillis = (System.nanoTime() - startedNanos) / 1_000_000;
+                readyCpuMillis = Math.round(cpuSeconds() * 1000);
                 return this;
             }
             sleep(10);
@@ -327,6 +329,14 @@ public final class AppJvm implements AutoCloseable {
     /** Process start until the HTTP port answered, measured from outside (ms); -1 before {@link #awaitHttp}. */
     public long readyMillis() {
         return readyMillis;
+    }
+
+    /**
+     * CPU (user + sys, ms) the process had used when {@link #readyMillis()} was taken; -1 before.
+     * A loaded host stretches the wall time of a start far more than its CPU.
+     */
+    public long readyCpuMillis() {
+        return readyCpuMillis;
     }
 
     /** What Quarkus itself reports in "started in N.NNNs" (ms), or -1. */
