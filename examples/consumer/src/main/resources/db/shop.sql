@@ -18,7 +18,6 @@ CREATE TABLE IF NOT EXISTS orders (
 CREATE TABLE IF NOT EXISTS charges (
     order_id       text    NOT NULL,
     amount_cents   integer NOT NULL,
-    bank_reference text    NOT NULL,
     fencing_token  bigint  NOT NULL
 );
 CREATE INDEX IF NOT EXISTS charges_order ON charges (order_id);

@@ -36,15 +36,15 @@ public class ChargeHandler implements TaskHandler<Charge> {
     @Override
     public Object handle(Charge charge, ExecutionContext ctx) throws Exception {
         return fenced.run(ctx, connection -> {
-            String reference = bank.charge(charge.orderId(), charge.amountCents());
             try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO charges (order_id, amount_cents, bank_reference, fencing_token) VALUES (?, ?, ?, ?)")) {
+                    "INSERT INTO charges (order_id, amount_cents, fencing_token) VALUES (?, ?, ?)")) {
                 insert.setString(1, charge.orderId());
                 insert.setInt(2, charge.amountCents());
-                insert.setString(3, reference);
-                insert.setLong(4, ctx.fencingToken());
+                insert.setLong(3, ctx.fencingToken());
                 insert.executeUpdate();
             }
+            // the bank answers before the row commits: a bank that refuses (throws) leaves no row
+            String reference = bank.charge(ctx.taskId(), charge.amountCents());
             return Map.of("bankReference", reference);
         });
     }

@@ -30,7 +30,7 @@ public class OrderResource {
     public record NewOrder(String id, String item, int quantity) {
     }
 
-    public record ChargeRow(int amountCents, String bankReference) {
+    public record ChargeRow(int amountCents, long fencingToken) {
     }
 
     private final DataSource dataSource;
@@ -83,12 +83,12 @@ public class OrderResource {
     public List<ChargeRow> charges(@PathParam("id") String id) throws SQLException {
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement select = connection.prepareStatement(
-                        "SELECT amount_cents, bank_reference FROM charges WHERE order_id = ?")) {
+                        "SELECT amount_cents, fencing_token FROM charges WHERE order_id = ?")) {
             select.setString(1, id);
             List<ChargeRow> rows = new ArrayList<>();
             try (ResultSet row = select.executeQuery()) {
                 while (row.next()) {
-                    rows.add(new ChargeRow(row.getInt(1), row.getString(2)));
+                    rows.add(new ChargeRow(row.getInt(1), row.getLong(2)));
                 }
             }
             return rows;

@@ -8,14 +8,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
- * Creates the tables at start: dedupq's migration (shipped in its jar) and the shop's own. Both
- * scripts are idempotent; an advisory lock keeps pods that start together from racing on them.
- * A shop with Flyway or Liquibase would run the same two files from there instead.
+ * Creates the tables on the first start: dedupq's migration (shipped in its jar) and the shop's
+ * own. An advisory lock keeps pods that start together from racing on them. Once the tables
+ * exist nothing runs, so a pod that starts next to live transactions waits on none of their
+ * locks. A shop with Flyway or Liquibase would run the same two files from there instead.
  */
 @ApplicationScoped
 public class ShopSchema {
@@ -34,10 +36,19 @@ public class ShopSchema {
         try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
             connection.setAutoCommit(false);
             statement.execute("SELECT pg_advisory_xact_lock(" + LOCK + ")");
-            for (String script : SCRIPTS) {
-                statement.execute(read(script));
+            if (missing(statement)) {
+                for (String script : SCRIPTS) {
+                    statement.execute(read(script));
+                }
             }
             connection.commit();
+        }
+    }
+
+    private static boolean missing(Statement statement) throws SQLException {
+        try (ResultSet row = statement.executeQuery("SELECT to_regclass('charges') IS NULL")) {
+            row.next();
+            return row.getBoolean(1);
         }
     }
 
