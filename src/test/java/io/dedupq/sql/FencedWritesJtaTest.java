@@ -119,22 +119,37 @@ class FencedWritesJtaTest {
     }
 
     @Test
-    void anOlderExecutionStillInItsTransactionWhenANewerOneCommitsIsRefused() throws Exception {
+    void anOlderExecutionStillInItsTransactionWhenANewerOneCommitsEndsAsADuplicateAndCannotCommit() throws Exception {
         String id = uniqueId("jta-overlap");
         CountDownLatch olderWorking = new CountDownLatch(1);
         CountDownLatch newerDone = new CountDownLatch(1);
-        CompletableFuture<Object> older = inBackground(id, 4, () -> {
-            insert(id, 4);
-            olderWorking.countDown();
-            newerDone.await(20, TimeUnit.SECONDS);
-            return "older";
+        AlreadyApplied[] refusal = new AlreadyApplied[1];
+        CompletableFuture<Object> older = CompletableFuture.supplyAsync(() -> {
+            try {
+                return inTransaction(() -> {
+                    try {
+                        return fenced.joinTransaction(ctx(id, 4), () -> {
+                            insert(id, 4);
+                            olderWorking.countDown();
+                            newerDone.await(20, TimeUnit.SECONDS);
+                            return "older";
+                        });
+                    } catch (AlreadyApplied e) {
+                        refusal[0] = e; // a caller that swallows it: its transaction must still not commit
+                        return "swallowed";
+                    }
+                });
+            } catch (Exception e) {
+                return e;
+            }
         });
         olderWorking.await(10, TimeUnit.SECONDS);
         inTransaction(() -> write(id, 9));
         newerDone.countDown();
 
         Object outcome = older.get(20, TimeUnit.SECONDS);
-        assertEquals(AlreadyApplied.class, outcome.getClass(), "the older execution ends as a duplicate: " + outcome);
+        assertEquals(RollbackException.class, outcome.getClass(), "the older caller's commit is refused: " + outcome);
+        assertEquals("{\"token\":9}", refusal[0].outcome(), "the older execution ended as a duplicate of the newer");
         assertEquals(1, SqlSchema.count("effects", id));
         assertEquals(9, SqlSchema.recordedToken(id));
     }
