@@ -16,6 +16,7 @@ CREATE TABLE IF NOT EXISTS orders (
 -- No unique key on order_id on purpose: FencedWrites is what keeps a charge to one row per task,
 -- and a second row would show that it did not.
 CREATE TABLE IF NOT EXISTS charges (
+    id             bigserial PRIMARY KEY,
     order_id       text    NOT NULL,
     amount_cents   integer NOT NULL,
     fencing_token  bigint  NOT NULL

@@ -53,7 +53,7 @@ class SqlFaultIT {
     private static final int PODS = 3;
     private static final int MIN_ORDERS = 150;
     private static final String QUEUE = "charge";
-    private static final String MID_HANDLER = "state = 'idle in transaction' AND query LIKE 'INSERT INTO charges%'";
+    private static final String MID_HANDLER = "state = 'idle in transaction' AND query ILIKE 'insert into charges%'";
     private static final String MID_RELAY_BATCH = "state = 'active' AND query LIKE 'DELETE FROM dedupq_outbox%'";
 
     private static RedisProcess redis;

@@ -4,13 +4,14 @@ import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.TaskHandler;
 import io.dedupq.sql.FencedWrites;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.PreparedStatement;
+import jakarta.transaction.Transactional;
 import java.util.Map;
 
 /**
- * Task type {@code charge}: charges the bank and writes the charge row through
- * {@link FencedWrites}, so the row commits once per task, even when a worker dies after the
- * commit or a paused execution wakes after another one took the task over. No fencing SQL here.
+ * Task type {@code charge}: charges the bank and writes the charge (a Panache entity) in the
+ * handler's {@code @Transactional}, joined by {@link FencedWrites#joinTransaction}, so the row
+ * commits once per task, even when a worker dies after the commit or a paused execution wakes
+ * after another one took the task over. No fencing SQL here.
  */
 @ApplicationScoped
 public class ChargeHandler implements TaskHandler<Charge> {
@@ -34,15 +35,15 @@ public class ChargeHandler implements TaskHandler<Charge> {
     }
 
     @Override
+    @Transactional
     public Object handle(Charge charge, ExecutionContext ctx) throws Exception {
-        return fenced.run(ctx, connection -> {
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO charges (order_id, amount_cents, fencing_token) VALUES (?, ?, ?)")) {
-                insert.setString(1, charge.orderId());
-                insert.setInt(2, charge.amountCents());
-                insert.setLong(3, ctx.fencingToken());
-                insert.executeUpdate();
-            }
+        return fenced.joinTransaction(ctx, () -> {
+            ChargeRecord row = new ChargeRecord();
+            row.orderId = charge.orderId();
+            row.amountCents = charge.amountCents();
+            row.fencingToken = ctx.fencingToken();
+            // flushed now, so the row is written before the bank answers (it commits at the end either way)
+            row.persistAndFlush();
             // the bank answers before the row commits: a bank that refuses (throws) leaves no row
             String reference = bank.charge(ctx.taskId(), charge.amountCents());
             return Map.of("bankReference", reference);
