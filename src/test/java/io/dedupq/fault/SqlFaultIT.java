@@ -160,7 +160,7 @@ class SqlFaultIT {
 
     /**
      * Freezes a pod in the middle of a charge and keeps it frozen past its lock TTL, until other
-     * pods have charged the orders it held (or 20 s more: a pod frozen between its record UPDATE
+     * pods have charged the orders it held (or 12 s more: a pod frozen between its record UPDATE
      * and its COMMIT holds that row's lock, and the newer execution waits for it); then it runs
      * on, and its stale executions must write nothing (the audit counts the charges).
      */
@@ -185,7 +185,7 @@ class SqlFaultIT {
                 fleet.release(paused);
             }
         } while (held.isEmpty());
-        long deadline = pausedAt + WorkerFleet.LOCK_TTL.plusSeconds(20).toNanos();
+        long deadline = pausedAt + WorkerFleet.LOCK_TTL.plusSeconds(12).toNanos();
         List<String> charges = held;
         while (System.nanoTime() < deadline && (System.nanoTime() - pausedAt < WorkerFleet.LOCK_TTL.toNanos()
                 || probe.llen(processing) > 0 || !charges.stream().allMatch(id -> "succeeded".equals(status(id))))) {
