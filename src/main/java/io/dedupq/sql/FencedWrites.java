@@ -7,10 +7,14 @@ import io.dedupq.handler.ExecutionContext;
 import io.dedupq.handler.StaleExecution;
 import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Status;
+import jakarta.transaction.Transaction;
+import jakarta.transaction.TransactionManager;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.concurrent.Callable;
 import javax.sql.DataSource;
 
 /**
@@ -26,6 +30,10 @@ import javax.sql.DataSource;
  * outcome. So: an effect already committed (by any execution) rolls the writes back and throws
  * {@link AlreadyApplied} (the task succeeds with the recorded outcome, a duplicate); a newer token
  * on the row refuses this one with {@link StaleExecution}, its writes rolled back.
+ * <p>
+ * {@link #run} owns its transaction; {@link #joinTransaction} writes the record in the caller's
+ * JTA transaction instead (a {@code @Transactional} handler writing entities with Hibernate ORM
+ * or Panache).
  */
 @IfBuildProperty(name = SqlSwitch.ENABLED, stringValue = "true")
 @ApplicationScoped
@@ -41,10 +49,12 @@ public class FencedWrites {
 
     private final DataSource dataSource;
     private final ObjectMapper mapper;
+    private final TransactionManager transactions;
 
-    public FencedWrites(DataSource dataSource, @DedupqJson ObjectMapper mapper) {
+    public FencedWrites(DataSource dataSource, @DedupqJson ObjectMapper mapper, TransactionManager transactions) {
         this.dataSource = dataSource;
         this.mapper = mapper;
+        this.transactions = transactions;
     }
 
     /**
@@ -71,6 +81,60 @@ public class FencedWrites {
         RuntimeException refusal = verdict(ctx);
         // the row kept this token and no outcome, yet the update missed it: it cannot be recorded
         throw refusal != null ? refusal : new IllegalStateException("the effect of task " + ctx.taskId() + " was not recorded");
+    }
+
+    /**
+     * As {@link #run}, inside the caller's active JTA transaction, whose writes (entities of
+     * Hibernate ORM / Panache, JDBC on the default datasource) {@code work} makes. The claim is
+     * committed first in a transaction of its own, with the caller's suspended meanwhile; the
+     * record is written after {@code work} on the connection the datasource enlisted in the
+     * caller's transaction, so it commits with the caller's writes or rolls back with them. When
+     * the record misses, or {@code work} throws (even a checked exception, which
+     * {@code @Transactional} would commit), the caller's transaction is marked rollback-only;
+     * then {@link AlreadyApplied} or {@link StaleExecution} is thrown as {@link #run} does, or
+     * what {@code work} threw.
+     */
+    public <T> T joinTransaction(ExecutionContext ctx, Callable<T> work) throws Exception {
+        if (transactions.getStatus() != Status.STATUS_ACTIVE) {
+            throw new IllegalStateException("joinTransaction needs an active transaction (@Transactional); "
+                    + "without one, use run");
+        }
+        try {
+            outsideTheCallersTransaction(() -> {
+                claim(ctx);
+                return null;
+            });
+        } catch (RuntimeException refused) {
+            transactions.setRollbackOnly();
+            throw refused;
+        }
+        T result;
+        boolean recorded;
+        try {
+            result = work.call();
+            try (Connection enlisted = dataSource.getConnection()) {
+                recorded = record(enlisted, ctx, mapper.writeValueAsString(result));
+            }
+        } catch (Exception | Error e) {
+            transactions.setRollbackOnly();
+            throw e;
+        }
+        if (recorded) {
+            return result;
+        }
+        transactions.setRollbackOnly();
+        RuntimeException refusal = outsideTheCallersTransaction(() -> verdict(ctx));
+        throw refusal != null ? refusal : new IllegalStateException("the effect of task " + ctx.taskId() + " was not recorded");
+    }
+
+    /** Runs {@code step} on a connection of its own: the caller's transaction suspended, then resumed. */
+    private <R> R outsideTheCallersTransaction(Callable<R> step) throws Exception {
+        Transaction caller = transactions.suspend();
+        try {
+            return step.call();
+        } finally {
+            transactions.resume(caller);
+        }
     }
 
     private void claim(ExecutionContext ctx) throws SQLException {

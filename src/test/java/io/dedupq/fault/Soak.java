@@ -35,6 +35,7 @@ import java.util.stream.Collectors;
 public final class Soak {
 
     private static final Path DIR = Path.of("target", "soak");
+    private static final List<String> QUEUES = List.of("payment", "voucher");
 
     public static void main(String[] args) throws Exception {
         int tasks = Integer.getInteger("soak.tasks", 1_000_000);
@@ -48,9 +49,8 @@ public final class Soak {
         RedisProcess redis = RedisProcess.start(DIR.resolve("redis-" + seed));
         Runtime.getRuntime().addShutdownHook(new Thread(redis::stop, "soak-redis-stop"));
         List<String> problems = new ArrayList<>();
-        try (RedisProbe probe = new RedisProbe(redis.url()); WorkerFleet fleet = new WorkerFleet(redis.url(), DIR, Map.of(
-                "dedupq.queues.payment.dedup-window", window.toMillis() + "ms",
-                "dedupq.queues.voucher.dedup-window", window.toMillis() + "ms"))) {
+        try (RedisProbe probe = new RedisProbe(redis.url()); WorkerFleet fleet = new WorkerFleet(WorkerFleet.JAR, redis.url(), DIR,
+                        pod -> settings(window), Map.of())) {
             List<AppJvm> apiPods = new ArrayList<>();
             for (int i = 0; i < apiPodCount; i++) {
                 apiPods.add(fleet.startApiPod());
@@ -135,6 +135,13 @@ public final class Soak {
             figures.add("keys that must expire, checked for an expiry", keys.size());
         }
         return problems;
+    }
+
+    /** The fault suite's queue settings, with the soak's dedup window. */
+    private static Map<String, String> settings(Duration window) {
+        Map<String, String> settings = new java.util.LinkedHashMap<>(WorkerFleet.queueSettings(QUEUES));
+        QUEUES.forEach(q -> settings.put("dedupq.queues." + q + ".dedup-window", window.toMillis() + "ms"));
+        return settings;
     }
 
     /** One window after the last task finished, no task hash or done marker may be left. */

@@ -7,16 +7,18 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 
 /**
- * Starts JVMs of the packaged application ({@code java -jar target/quarkus-app/quarkus-run.jar},
- * prod profile) against the test's Redis, each on its own HTTP port with its log under
- * {@code target/fault/}, and keeps track of them. Every process it started is stopped by pid
+ * Starts JVMs of a packaged application (the service, {@code target/quarkus-app/quarkus-run.jar},
+ * unless told another: the example shop, for one) in its prod profile against the test's Redis,
+ * each on its own HTTP port with its log under the test's folder, and keeps track of them. Every process it started is stopped by pid
  * in {@link #destroyAll()} (and by its own shutdown hook when the test JVM is shut down).
  */
 final class WorkerFleet implements AutoCloseable {
@@ -30,27 +32,46 @@ final class WorkerFleet implements AutoCloseable {
     static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
+    private final Path jar;
     private final String redisUrl;
     private final Path logs;
-    private final Map<String, String> properties;
+    private final Function<String, Map<String, String>> settings;
+    private final Map<String, String> environment;
     private final List<AppJvm> started = new ArrayList<>();
     private final Set<AppJvm> reserved = new HashSet<>();
     private final Set<AppJvm> apiPods = new HashSet<>();
     private int counter;
 
+    /** The service's JVMs, with the lock TTL and backoff of its payment and voucher queues shortened. */
     WorkerFleet(String redisUrl, Path logs) throws IOException {
-        this(redisUrl, logs, Map.of());
+        this(JAR, redisUrl, logs, pod -> queueSettings(List.of("payment", "voucher")), Map.of());
     }
 
-    /** A fleet whose every JVM also gets {@code properties} (-D settings, over the fleet's own). */
-    WorkerFleet(String redisUrl, Path logs, Map<String, String> properties) throws IOException {
-        if (!Files.isRegularFile(JAR)) {
-            throw new IllegalStateException(JAR + " is missing: the fault suite runs against the packaged app ("
-                    + "./mvnw verify packages it before the integration tests)");
+    /**
+     * JVMs of {@code jar}, each with {@code settings} of its pod name as more system properties
+     * and {@code environment} in its process environment.
+     */
+    WorkerFleet(Path jar, String redisUrl, Path logs, Function<String, Map<String, String>> settings,
+            Map<String, String> environment) throws IOException {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException(jar + " is missing: the fault tests run against packaged apps ("
+                    + "./mvnw verify packages them before the integration tests)");
         }
+        this.jar = jar;
         this.redisUrl = redisUrl;
         this.logs = Files.createDirectories(logs);
-        this.properties = Map.copyOf(properties);
+        this.settings = settings;
+        this.environment = Map.copyOf(environment);
+    }
+
+    /** The lock TTL and retry backoff of these queues, shortened so that the faults heal quickly. */
+    static Map<String, String> queueSettings(List<String> queues) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        for (String queue : queues) {
+            properties.put("dedupq.queues." + queue + ".lock-ttl", LOCK_TTL.toMillis() + "ms");
+            properties.put("dedupq.queues." + queue + ".backoff-base", "200ms");
+        }
+        return properties;
     }
 
     /** A pod that serves /api (and runs workers too). */
@@ -97,10 +118,11 @@ final class WorkerFleet implements AutoCloseable {
         return ++counter;
     }
 
-    private AppJvm launch(String name, boolean api, Map<String, String> environment) {
-        AppJvm.Launch launch = AppJvm.of(JAR);
-        environment.forEach(launch::environment);
-        launch.name(name).log(logs.resolve(name + ".log")).redis(redisUrl).operatorKey(API_KEY)
+    private AppJvm launch(String name, boolean api, Map<String, String> podEnvironment) {
+        AppJvm.Launch launch = AppJvm.of(jar);
+        this.environment.forEach(launch::environment);
+        podEnvironment.forEach(launch::environment);
+        AppJvm jvm = launch.name(name).log(logs.resolve(name + ".log")).redis(redisUrl).operatorKey(API_KEY)
                 // C1 only and one GC thread: 8 JVMs start and run on 2 cores in this test
                 .jvmOptions("-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
                 .property("dedupq.api.enabled", Boolean.toString(api))
@@ -110,13 +132,9 @@ final class WorkerFleet implements AutoCloseable {
                 .property("dedupq.worker.reaper-interval", "500ms")
                 .property("dedupq.worker.promote-interval", "200ms")
                 .property("dedupq.worker.shutdown-grace", SHUTDOWN_GRACE.toMillis() + "ms")
-                .property("dedupq.queues.payment.lock-ttl", LOCK_TTL.toMillis() + "ms")
-                .property("dedupq.queues.voucher.lock-ttl", LOCK_TTL.toMillis() + "ms")
-                .property("dedupq.queues.payment.backoff-base", "200ms")
-                .property("dedupq.queues.voucher.backoff-base", "200ms")
-                .property("quarkus.log.console.color", "false");
-        properties.forEach(launch::property);
-        AppJvm jvm = launch.start();
+                .properties(settings.apply(name))
+                .property("quarkus.log.console.color", "false")
+                .start();
         synchronized (this) {
             started.add(jvm);
         }

@@ -6,7 +6,9 @@ import io.dedupq.sql.FencedWrites;
 import io.dedupq.sql.SqlSwitch;
 import io.quarkus.arc.properties.IfBuildProperty;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.Map;
 
 /**
@@ -41,13 +43,17 @@ public class SqlEffectHandler implements TaskHandler<SqlEffectHandler.Payload> {
     public Object handle(Payload payload, ExecutionContext ctx) throws Exception {
         Thread.sleep(payload.sleepMs());
         return fenced.run(ctx, connection -> {
-            try (PreparedStatement insert = connection.prepareStatement(
-                    "INSERT INTO effects (task_id, fencing_token) VALUES (?, ?)")) {
-                insert.setString(1, ctx.taskId());
-                insert.setLong(2, ctx.fencingToken());
-                insert.executeUpdate();
-            }
+            insertEffect(connection, ctx);
             return Map.of("written", ctx.fencingToken());
         });
+    }
+
+    /** The effect of one execution: a row of {@code effects} with its task id and token. */
+    public static void insertEffect(Connection connection, ExecutionContext ctx) throws SQLException {
+        try (PreparedStatement insert = connection.prepareStatement("INSERT INTO effects (task_id, fencing_token) VALUES (?, ?)")) {
+            insert.setString(1, ctx.taskId());
+            insert.setLong(2, ctx.fencingToken());
+            insert.executeUpdate();
+        }
     }
 }

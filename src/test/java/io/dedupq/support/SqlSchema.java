@@ -54,4 +54,15 @@ public final class SqlSchema {
             }
         }
     }
+
+    /** The fencing token that holds {@code taskId}'s row of dedupq_effect, outcome or not; -1 without a row. */
+    public static long claimedToken(String taskId) throws SQLException {
+        try (Connection connection = PostgresTestResource.postgres().connect();
+                PreparedStatement read = connection.prepareStatement("SELECT fencing_token FROM dedupq_effect WHERE task_id = ?")) {
+            read.setString(1, taskId);
+            try (ResultSet row = read.executeQuery()) {
+                return row.next() ? row.getLong(1) : -1;
+            }
+        }
+    }
 }

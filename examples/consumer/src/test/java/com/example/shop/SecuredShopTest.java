@@ -3,6 +3,7 @@ package com.example.shop;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * service).
  */
 @QuarkusTest
+@WithTestResource(ShopDatabase.class)
 @TestProfile(SecuredShopTest.Keys.class)
 class SecuredShopTest {
 

@@ -8,6 +8,7 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * shop's own endpoints and configuration are as the shop made them.
  */
 @QuarkusTest
+@WithTestResource(ShopDatabase.class)
 class ShopTest {
 
     @Inject
