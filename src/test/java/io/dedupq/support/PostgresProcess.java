@@ -124,9 +124,10 @@ public final class PostgresProcess {
 
     private void startServer() {
         try {
-            // the socket folder is ours too: the default /var/run/postgresql may not be writable
+            // TCP only: the default socket folder /var/run/postgresql may not be writable, and one under
+            // target/ can pass the 107 bytes a socket path may have in a deep checkout
             process = new ProcessBuilder(command("postgres", "-D", data().toString(),
-                    "-p", Integer.toString(port), "-h", "127.0.0.1", "-k", dir.toString(), "-c", "fsync=off",
+                    "-p", Integer.toString(port), "-h", "127.0.0.1", "-c", "unix_socket_directories=", "-c", "fsync=off",
                     "-c", "max_connections=100"))
                     .redirectErrorStream(true).redirectOutput(dir.resolve("postgres.log").toFile()).start();
         } catch (IOException e) {
