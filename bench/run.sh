@@ -77,7 +77,7 @@ SNAP=target/bench/snapshot-$$
 rm -rf target/bench/snapshot-*
 mkdir -p "$SNAP/app/dedup-off" "$SNAP/app/sql"
 cp -r $APP/quarkus-app "$SNAP/app/quarkus-app"
-cp -r $APP/dedup-off/quarkus-app "$SNAP/app/dedup-off/quarkus-app"
+[ ! -d $APP/dedup-off/quarkus-app ] || cp -r $APP/dedup-off/quarkus-app "$SNAP/app/dedup-off/quarkus-app"
 [ ! -d $APP/sql/quarkus-app ] || cp -r $APP/sql/quarkus-app "$SNAP/app/sql/quarkus-app"
 cp -r target/classes "$SNAP/classes"
 cp -r target/test-classes "$SNAP/test-classes"
