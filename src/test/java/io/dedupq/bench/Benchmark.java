@@ -283,12 +283,31 @@ public final class Benchmark {
             redis.send(Command.FLUSHALL);
             wrk.run(api.port(), connections, size, warmup, "warm" + tag, CpuMeter.of(List.of(api), redis));
             redis.send(Command.FLUSHALL);
+            awaitAccepting(api, tag);
             Wrk.Result r = wrk.run(api.port(), connections, size, seconds, "run" + tag, CpuMeter.of(List.of(api), redis));
             log("wrk " + r);
             runs.add(r);
         }
         redis.send(Command.FLUSHALL);
         return runs;
+    }
+
+    /**
+     * Until the API pod accepts a task again. FLUSHALL of the warm-up's tasks blocks Redis for a
+     * second or more while the warm-up's last enqueues still wait for it: they time out, and the
+     * pod's circuit breaker opens for its delay, so a run started at once would measure the
+     * breaker's refusals of the bench's own housekeeping.
+     */
+    private static void awaitAccepting(AppJvm api, String tag) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        for (int n = 0; System.nanoTime() < deadline; n++) {
+            String probe = "{\"id\":\"probe-" + tag + "-" + n + "\",\"type\":\"noop\",\"payload\":{\"lid\":0}}";
+            if (api.send("POST", "/api/tasks", probe).statusCode() == 202) {
+                return;
+            }
+            AppJvm.sleep(200);
+        }
+        throw new IllegalStateException("the API pod did not accept a task within 30 s of the FLUSHALL");
     }
 
     private static String tag(String what, int conc, int workers, boolean overlap) {
