@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -139,7 +140,7 @@ public final class Soak {
 
     /** The fault suite's queue settings, with the soak's dedup window. */
     private static Map<String, String> settings(Duration window) {
-        Map<String, String> settings = new java.util.LinkedHashMap<>(WorkerFleet.queueSettings(QUEUES));
+        Map<String, String> settings = new LinkedHashMap<>(WorkerFleet.queueSettings(QUEUES));
         QUEUES.forEach(q -> settings.put("dedupq.queues." + q + ".dedup-window", window.toMillis() + "ms"));
         return settings;
     }
