@@ -1,10 +1,37 @@
 --[[
-  claim: move up to N envelopes from pending to this worker's processing list and take the
-  lock of each task id. Copies that must not run are dropped here, never executed:
+  claim: one turn of a partition's owner on this worker. It moves up to N envelopes from pending
+  to this worker's processing list, takes the lock of each task id, and records the outcomes of
+  the executions that finished: the slots the finished tasks free pass to the next ones in the
+  same call (as BullMQ's moveToFinished returns the next job). Either part may be empty. Read
+  and written by io.dedupq.worker.ClaimScript, nowhere else.
+
+  Claims come first for a full Redis: it refuses a script only at its first write that may take
+  memory, and never later. Here that is the claim's LMOVE, so a full Redis refuses the whole
+  call (OOM) and nothing is claimed; the worker then sends the outcomes on their own, whose
+  first write (DEL of the lock) Redis never refuses. A duplicate of a task whose outcome is in
+  the same call is dropped either way: its lock is still held when the claim runs.
+
+  Outcomes. Each is recorded only if its execution still owns its task: ownership is the token
+  stored in the task hash at claim time. An execution whose lock expired and whose task was
+  claimed again by a newer execution is no longer the owner: its copy is removed from its
+  processing list and nothing else changes, so it can never overwrite the newer owner's status.
+  The owner deletes its lock outright: a claim writes a new lock and the hash's token together,
+  so while the hash holds our token the lock is ours or has expired. Anyone else deletes the lock
+  only when it still holds their token (the hash may be gone). When the newer owner runs on this
+  same worker, the copy in the list is the newer one's and stays. Copies are removed searching
+  from the list's tail, where the oldest are. The token of every recorded outcome is kept as
+  finishedBy, so a call sent again after its reply was lost answers 1 for it and changes nothing.
+
+  Claims. Copies that must not run are dropped here, never executed:
     - a done marker exists (the task already reached a terminal state)   -> duplicate "done"
     - the lock is held (another copy is running right now)               -> duplicate "locked"
     - the task hash is at a later attempt than the copy (a stale copy)   -> duplicate "stale"
-  Unparseable envelopes go to the dead list as they are.
+  Unparseable envelopes go to the dead list as they are. A worker claims only while its
+  heartbeat is fresh, checked here atomically with the claim: the reaper can then never miss a
+  copy that a worker took after it was presumed dead. Such a worker's BLMOVE'd copy goes straight
+  back to pending; its outcomes are still recorded. Every time here (the heartbeat cutoff,
+  startedAt, finishedAt, retry due times) is the server's (TIME), so a pod's wrong clock cannot
+  make its own heartbeat look stale or fresh, or a retry early or late.
 
   KEYS[1] pending list        {p:Q}:pending
   KEYS[2] processing list     {p:Q}:processing:<worker>
@@ -12,39 +39,48 @@
   KEYS[4] stats hash          {p:Q}:stats
   KEYS[5] dead list           {p:Q}:dead
   KEYS[6] queue's workers     {p:Q}:workers  worker id -> last heartbeat (ms)
+  KEYS[7] delayed zset        {p:Q}:delayed
   ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
-  ARGV[2] max tasks to claim; copies dropped on the way do not count, but at most 4 x as many
-          copies are moved in one call (a backlog of duplicates ends the call early)
-  ARGV[3] lock ttl (ms)
-  ARGV[4] worker id (lock token = <worker>:<fence>)
-  ARGV[5] heartbeat freshness (ms): a worker whose heartbeat in KEYS[6] is older than this, by
-          the Redis server's clock (TIME), claims nothing
-  ARGV[6] queue name
-  ARGV[7] an envelope already moved to processing by BLMOVE, or "" for none
+  ARGV[2] worker id (lock token = <worker>:<fence>)
+  ARGV[3] queue name
+  ARGV[4] max tasks to claim, 0 for none; copies dropped on the way do not count, but at most
+          4 x as many copies are moved in one call (a backlog of duplicates ends the call early)
+  ARGV[5] lock ttl (ms)
+  ARGV[6] heartbeat freshness (ms): a worker whose heartbeat in KEYS[6] is older than this claims nothing
+  ARGV[7] an envelope already moved to processing by BLMOVE (it counts toward ARGV[4]), or ""
+  ARGV[8] dedup window (ms): how long the done marker and a finished task's hash stay
+  ARGV[9 + 7k .. 15 + 7k]     one outcome (k = 0 .. N-1):
+    id          the task id
+    envelope    the envelope as claimed (removed from the processing list)
+    token       lock token of that execution
+    outcome     succeeded | retrying | failed | dead
+    detail      succeeded: result JSON or ""; otherwise the error message
+    nextRecord  retrying: the next envelope (attempt + 1); failed/dead: the dead-letter record
+    delay       retrying: in how long the next attempt is due (ms)
 
-  A worker claims only while its heartbeat is fresh, checked here atomically with the claim:
-  the reaper can then never miss a copy that a worker took after it was presumed dead. Such a
-  worker's BLMOVE'd copy goes straight back to pending. Every time here (the cutoff, startedAt)
-  is the server's, so a pod's wrong clock cannot make its own heartbeat look stale or fresh.
-
-  Returns a flat array: 1 (or 0 when the heartbeat was stale and nothing was claimed), the
-  duplicates dropped as one nested array of (type, reason) pairs, one pair per dropped copy
-  (reason done | locked | stale; for the worker's per-type metrics), the number dead-lettered,
-  then (id, envelope, token, fence, type) for every claimed task.
+  Returns { recorded, registered, drained, deadLettered, dropped, claim... }:
+    recorded      one entry per outcome, in order: 1 recorded, 0 that execution had lost its task
+    registered    1, or 0 when the heartbeat was stale and nothing was claimed
+    drained       1 when pending ran empty during the claim (or nothing was asked for)
+    deadLettered  how many unparseable envelopes went to the dead list
+    dropped       (type, reason) per dropped copy, reason done | locked | stale
+    claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
-local base, limit, ttl, worker, queue = ARGV[1], tonumber(ARGV[2]), ARGV[3], ARGV[4], ARGV[6]
+local base, worker, queue, limit, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
+local moved, window = ARGV[7], ARGV[8]
 local time = redis.call('TIME')
 local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
 local now = string.format('%d', nowMs)
-local beat = tonumber(redis.call('ZSCORE', KEYS[6], worker))
-if not beat or beat < nowMs - tonumber(ARGV[5]) then
-  if ARGV[7] ~= '' and redis.call('LREM', KEYS[2], 1, ARGV[7]) == 1 then
-    redis.call('RPUSH', KEYS[1], ARGV[7])
-  end
-  return { 0, {}, 0 }
+local prefix = worker .. ':'
+local counts = {}
+
+local function count(field, n)
+  counts[field] = (counts[field] or 0) + (n or 1)
 end
-local claimed, dropped, taken = {}, {}, 0
-local dupDone, dupLocked, dupStale, dead = 0, 0, 0, 0
+
+-- claims ----------------------------------------------------------------------------------------
+
+local claimed, dropped, taken, dead = {}, {}, 0, 0
 
 -- a non-negative integer below 2^53, or nil: anything else a producer sends is not trusted
 local function whole(value)
@@ -69,6 +105,13 @@ local function nextFence()
   return fence + 1
 end
 
+local function drop(raw, taskType, reason)
+  redis.call('LREM', KEYS[2], 1, raw)
+  count('skipped_' .. reason)
+  dropped[#dropped + 1] = taskType
+  dropped[#dropped + 1] = reason
+end
+
 local function take(raw)
   local ok, env = pcall(cjson.decode, raw)
   if not ok or type(env) ~= 'table' or not valid_id(env.id) or type(env.type) ~= 'string' then
@@ -82,30 +125,18 @@ local function take(raw)
   local taskKey = base .. 'task:' .. env.id
   local lockKey = base .. 'lock:' .. env.id
   if redis.call('EXISTS', base .. 'done:' .. env.id) == 1 then
-    redis.call('LREM', KEYS[2], 1, raw)
-    dupDone = dupDone + 1
-    dropped[#dropped + 1] = env.type
-    dropped[#dropped + 1] = 'done'
-    return
+    return drop(raw, env.type, 'done')
   end
   local known = redis.call('HMGET', taskKey, 'attempt', 'attempts')
   local current = tonumber(known[1])
   if current and current > attempt then
-    redis.call('LREM', KEYS[2], 1, raw)
-    dupStale = dupStale + 1
-    dropped[#dropped + 1] = env.type
-    dropped[#dropped + 1] = 'stale'
-    return
+    return drop(raw, env.type, 'stale')
   end
   local candidate = nextFence()
   -- '%d', not '%.0f' or Lua's own number-to-string: glibc's floating-point formatting costs several times more
-  local token = worker .. ':' .. string.format('%d', candidate)
+  local token = prefix .. string.format('%d', candidate)
   if not redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
-    redis.call('LREM', KEYS[2], 1, raw)
-    dupLocked = dupLocked + 1
-    dropped[#dropped + 1] = env.type
-    dropped[#dropped + 1] = 'locked'
-    return
+    return drop(raw, env.type, 'locked')
   end
   fence = candidate
   local attemptText = attempt == 0 and '0' or string.format('%d', attempt)
@@ -128,25 +159,92 @@ local function take(raw)
   taken = taken + 1
 end
 
-local moved = 0
--- the BLMOVE'd copy may have been requeued by the reaper meanwhile (this worker was paused):
--- then it is no longer ours to run
-if ARGV[7] ~= '' then
-  if redis.call('LPOS', KEYS[2], ARGV[7]) then take(ARGV[7]) end
-  -- it had its slot, whatever came of it
-  moved, taken = 1, 1
-end
-while taken < limit and moved < 4 * limit do
-  local raw = redis.call('LMOVE', KEYS[1], KEYS[2], 'RIGHT', 'LEFT')
-  if not raw then break end
-  take(raw)
-  moved = moved + 1
+-- returns registered (1, or 0 for a stale heartbeat) and drained (1 when pending ran empty)
+local function claimTasks()
+  if limit == 0 and moved == '' then return 1, 1 end
+  local beat = tonumber(redis.call('ZSCORE', KEYS[6], worker))
+  if not beat or beat < nowMs - tonumber(ARGV[6]) then
+    if moved ~= '' and redis.call('LREM', KEYS[2], 1, moved) == 1 then
+      redis.call('RPUSH', KEYS[1], moved)
+    end
+    return 0, 0
+  end
+  local movedCount = 0
+  -- the BLMOVE'd copy may have been requeued by the reaper meanwhile (this worker was paused):
+  -- then it is no longer ours to run
+  if moved ~= '' then
+    if redis.call('LPOS', KEYS[2], moved) then take(moved) end
+    -- it had its slot, whatever came of it
+    movedCount, taken = 1, 1
+  end
+  while taken < limit and movedCount < 4 * limit do
+    local raw = redis.call('LMOVE', KEYS[1], KEYS[2], 'RIGHT', 'LEFT')
+    if not raw then return 1, 1 end
+    take(raw)
+    movedCount = movedCount + 1
+  end
+  return 1, 0
 end
 
-if dupDone > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_done', dupDone) end
-if dupLocked > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_locked', dupLocked) end
-if dupStale > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_stale', dupStale) end
-if dead > 0 then redis.call('HINCRBY', KEYS[4], 'unparseable', dead) end
-local reply = { 1, dropped, dead }
+-- outcomes ------------------------------------------------------------------------------------
+
+local function record(id, envelope, token, outcome, detail, nextRecord, delay)
+  local lockKey, taskKey = base .. 'lock:' .. id, base .. 'task:' .. id
+  local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
+  if owner[1] ~= token then
+    -- the lock is ours only if it still carries our token (the task hash may be gone)
+    if redis.call('GET', lockKey) == token then
+      redis.call('DEL', lockKey)
+    end
+    if owner[2] == token then return 1 end
+    if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then
+      redis.call('LREM', KEYS[2], -1, envelope)
+    end
+    count('lost_locks')
+    return 0
+  end
+  redis.call('DEL', lockKey)
+  redis.call('LREM', KEYS[2], -1, envelope)
+
+  if outcome == 'retrying' then
+    local dueAt = string.format('%d', nowMs + tonumber(delay))
+    redis.call('HSET', taskKey, 'finishedBy', token, 'status', 'retrying', 'attempt', cjson.decode(nextRecord).attempt,
+      'lastError', detail, 'nextAttemptAt', dueAt, 'finishedAt', now)
+    redis.call('HDEL', taskKey, 'token', 'worker')
+    redis.call('ZADD', KEYS[7], dueAt, nextRecord)
+    count('retried')
+    return 1
+  end
+
+  if outcome ~= 'succeeded' then
+    redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now, 'lastError', detail,
+      'deadRecord', nextRecord)
+    redis.call('LPUSH', KEYS[5], nextRecord)
+  elseif detail ~= '' then
+    redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now, 'result', detail)
+  else
+    redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now)
+  end
+  redis.call('HDEL', taskKey, 'token', 'worker', 'nextAttemptAt')
+  redis.call('SET', base .. 'done:' .. id, outcome, 'PX', window)
+  redis.call('PEXPIRE', taskKey, window)
+  count(outcome)
+  return 1
+end
+
+-- the call ------------------------------------------------------------------------------------
+
+local registered, drained = claimTasks()
+if dead > 0 then count('unparseable', dead) end
+
+local recorded = {}
+for i = 9, #ARGV, 7 do
+  recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
+end
+
+for field, n in pairs(counts) do
+  redis.call('HINCRBY', KEYS[4], field, n)
+end
+local reply = { recorded, registered, drained, dead, dropped }
 for i = 1, #claimed do reply[#reply + 1] = claimed[i] end
 return reply

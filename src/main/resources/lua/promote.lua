@@ -5,7 +5,7 @@
   KEYS[2] pending list        {p:Q}:pending
   ARGV[1] at most this many per call
 
-  Due means due by the Redis server's clock (TIME), the clock complete.lua scheduled it by.
+  Due means due by the Redis server's clock (TIME), the clock claim.lua scheduled it by.
 
   Returns how many envelopes were promoted.
 ]]

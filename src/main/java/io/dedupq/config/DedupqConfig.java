@@ -127,7 +127,7 @@ public interface DedupqConfig {
     }
 
     interface Worker {
-        /** Run dispatchers on this pod (a worker pod, or both). */
+        /** Run workers on this pod (a worker pod, or both): one owner per queue partition. */
         @WithDefault("true")
         boolean enabled();
 
@@ -159,9 +159,9 @@ public interface DedupqConfig {
         Duration shutdownGrace();
 
         /**
-         * A dispatcher loop that has not come round for this long turns liveness DOWN (its
-         * handlers hold every slot and do not return, or the loop died). Keep it above the
-         * longest run of a handler, and well above block-timeout plus 5 s.
+         * A queue partition whose handler slots have all been held this long (no free slot, no
+         * claim: handlers that do not return) turns liveness DOWN. Keep it above the longest run
+         * of a handler, and well above block-timeout plus 5 s.
          */
         @WithDefault("10m")
         Duration livenessTimeout();

@@ -93,7 +93,7 @@ public class TaskMetrics {
     }
 
     /**
-     * The outcome complete.lua was asked to record. Not recorded means a newer execution owned
+     * The outcome claim.lua was asked to record. Not recorded means a newer execution owned
      * the task: a lost lock, counted here unless the watchdog already counted this execution
      * ({@code lossCounted}); nothing else is counted.
      */
@@ -123,7 +123,7 @@ public class TaskMetrics {
     /**
      * An execution lost its lock (it expired, or a newer execution took the task). Counted once
      * per execution, by whoever sees it first: the watchdog when an extension is refused while
-     * the handler runs, else complete.lua refusing the outcome.
+     * the handler runs, else claim.lua refusing the outcome.
      */
     public void lockLost(String queue, String type, String detectedBy) {
         counter(new MeterKey("dedupq.locks.lost", queue, typeTag(type), "detected_by", detectedBy),

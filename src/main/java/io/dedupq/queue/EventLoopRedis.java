@@ -10,22 +10,21 @@ import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The worker's hot path to Redis, without thread switches: a client of its own, bound to one
  * Vert.x event loop. A Vert.x Redis client hands every reply to the event loop it was created
  * on, and then to the context of whoever sent the call; the app's client lives on a loop of its
  * own and blocking callers wait on yet other threads, so each call crosses threads two or three
- * times. This client is created on the loop that runs the code given to {@link #execute}: calls
+ * times. This client is created on the loop that runs the code given to {@link #schedule}: calls
  * sent from there are written at once and their replies are handled where they arrive. A handler
  * thread that hands work to the loop costs one wake-up at most, however many calls follow.
  *
  * <p>Same settings as the app's client (hosts, client type, password, TLS: {@link RedisSettings}).
- * A call not answered within {@link RedisCalls#REPLY_TIMEOUT} fails; every failure is a
- * {@link StoreUnavailableException} ({@link RedisFullException} for Redis's OOM reply).
+ * Its calls go through a {@link RedisGateway} of its own: NOSCRIPT, timeouts and failures are
+ * handled there, as for every other client.
  */
 @ApplicationScoped
 public class EventLoopRedis {
@@ -33,19 +32,23 @@ public class EventLoopRedis {
     private static final String NAME = "dedupq-worker";
 
     private final Vertx vertx;
-    private final RefusedWrites refusals;
     private final Context loop;
     /** Created on {@link #loop} by the first task queued there; only used on it. */
     private Redis client;
+    private RedisGateway gateway;
 
-    public EventLoopRedis(Vertx vertx, RedisSettings settings, RefusedWrites refusals) {
+    public EventLoopRedis(Vertx vertx, RedisSettings settings, RefusedWrites refusals, QueuePartitions partitions) {
         this.vertx = vertx;
-        this.refusals = refusals;
         this.loop = newEventLoopContext(vertx);
         RedisOptions options = settings.copy().setPoolName(NAME);
+        // every queue partition's owner may hold a connection in BLMOVE; the calls need their own
+        options.setMaxPoolSize(options.getMaxPoolSize() + partitions.all().size());
         // its own name in the Redis client metrics (redis.* with clientName=dedupq-worker)
         options.setNetClientOptions(new NetClientOptions(options.getNetClientOptions()).setMetricsName("redis|" + NAME));
-        loop.runOnContext(v -> client = Redis.createClient(vertx, options));
+        loop.runOnContext(v -> {
+            client = Redis.createClient(vertx, options);
+            gateway = new RedisGateway(client, refusals);
+        });
     }
 
     /**
@@ -65,16 +68,17 @@ public class EventLoopRedis {
         loop.runOnContext(v -> task.run());
     }
 
-    /** Sends the requests in one write (one hash slot); only on the loop. Replies in request order. */
-    public Future<List<Response>> batch(List<Request> requests) {
-        return guarded(client.batch(requests));
+    /**
+     * One command on the loop. {@code timeout} bounds the wait for its reply: a blocking command
+     * (BLMOVE) needs its own wait plus {@link RedisGateway#REPLY_TIMEOUT}.
+     */
+    public Future<Response> send(Request request, Duration timeout) {
+        return gateway.send(request, timeout);
     }
 
-    /** One script call on the loop; a node without the script (NOSCRIPT) gets it as EVAL, which loads it. */
+    /** One script call on the loop (see {@link RedisGateway#script}). */
     public Future<Response> script(ScriptCall call) {
-        return guarded(client.send(call.evalsha().getDelegate()).recover(e -> RedisCalls.isNoScript(e)
-                ? client.send(call.eval().getDelegate())
-                : Future.failedFuture(e)));
+        return gateway.script(call);
     }
 
     /** Runs {@code then} on the loop after {@code millis}. */
@@ -89,10 +93,5 @@ public class EventLoopRedis {
                 client.close();
             }
         });
-    }
-
-    private <T> Future<T> guarded(Future<T> reply) {
-        return reply.timeout(RedisCalls.REPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                .recover(e -> Future.failedFuture(refusals.failure(e)));
     }
 }

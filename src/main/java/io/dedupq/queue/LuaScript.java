@@ -13,7 +13,6 @@ public enum LuaScript {
     ENQUEUE("enqueue"),
     CLAIM("claim"),
     BEAT("beat"),
-    COMPLETE("complete"),
     REQUEUE("requeue"),
     PROMOTE("promote"),
     RELEASE("release"),

@@ -27,7 +27,7 @@ public class Reaper {
     private final RedisCalls redis;
     private final RedisKeys keys;
     private final QueuePartitions partitions;
-    private final Claimer claimer;
+    private final Requeuer requeuer;
     private final WorkerIdentity self;
     private final Heartbeat heartbeat;
     private final DistributedLock lock;
@@ -35,12 +35,12 @@ public class Reaper {
     private final TaskMetrics metrics;
     private final PeriodicLoop loop = new PeriodicLoop("reaper");
 
-    public Reaper(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, Claimer claimer, WorkerIdentity self,
+    public Reaper(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, Requeuer requeuer, WorkerIdentity self,
             Heartbeat heartbeat, DistributedLock lock, DedupqConfig config, TaskMetrics metrics) {
         this.redis = redis;
         this.keys = keys;
         this.partitions = partitions;
-        this.claimer = claimer;
+        this.requeuer = requeuer;
         this.self = self;
         this.heartbeat = heartbeat;
         this.lock = lock;
@@ -84,7 +84,7 @@ public class Reaper {
                 if (worker.equals(self.id())) {
                     continue;
                 }
-                List<String> moved = claimer.requeueExpired(queue, worker, expiry, forgetAfter);
+                List<String> moved = requeuer.requeueExpired(queue, worker, expiry, forgetAfter);
                 metrics.reaped(queue, moved);
                 if (!moved.isEmpty()) {
                     LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", queue, worker, moved.size());

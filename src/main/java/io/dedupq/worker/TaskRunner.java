@@ -18,8 +18,6 @@ import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.TaskStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -35,7 +33,6 @@ public class TaskRunner {
 
     private final HandlerRegistry registry;
     private final PayloadBinder binder;
-    private final Finisher finisher;
     private final Watchdog watchdog;
     private final ObjectMapper mapper;
     private final ObjectReader envelopeReader;
@@ -43,11 +40,10 @@ public class TaskRunner {
     private final Clock clock;
     private final TaskMetrics metrics;
 
-    public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Finisher finisher, Watchdog watchdog,
+    public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Watchdog watchdog,
             @DedupqJson ObjectMapper mapper, QueuePartitions partitions, Clock clock, TaskMetrics metrics) {
         this.registry = registry;
         this.binder = binder;
-        this.finisher = finisher;
         this.watchdog = watchdog;
         this.mapper = mapper;
         this.envelopeReader = mapper.readerFor(Envelope.class);
@@ -61,12 +57,8 @@ public class TaskRunner {
         return registry.handler(claim.type()).map(TaskHandler::blocking).orElse(true);
     }
 
-    /**
-     * Runs the copy on the calling thread and hands its outcome to the finisher. The returned
-     * future completes when the outcome is recorded (on the worker's event loop), exceptionally
-     * when it could not be.
-     */
-    public CompletableFuture<Void> run(String queue, Claim claim, BooleanSupplier keepTrying) {
+    /** Runs the copy on the calling thread and says what came of it; its owner records the outcome. */
+    public Outcome run(String queue, Claim claim) {
         long started = clock.millis();
         Envelope envelope;
         try {
@@ -83,14 +75,17 @@ public class TaskRunner {
         int attempt = envelope == null ? 0 : envelope.attempt();
         // written here, not where the outcome is recorded: that is the event loop, which must not wait for a log
         logOutcome(queue, type, attempt, claim, verdict.status, started);
-        return finisher.finish(queue, claim, verdict.status, verdict.detail, verdict.next, verdict.delay, keepTrying)
-                .thenAccept(recorded -> {
-                    metrics.finished(queue, type, verdict.status.wire(), recorded, verdict.lossCounted);
-                    if (!recorded) {
-                        LOG.warnf("task=%s queue=%s type=%s attempt=%d outcome=%s not recorded: a newer execution owns "
-                                + "the task", claim.id(), queue, type, attempt, verdict.status.wire());
-                    }
-                });
+        return new Outcome(claim, type, attempt, verdict.status, verdict.detail, verdict.next, verdict.delay,
+                verdict.lossCounted);
+    }
+
+    /** Counts an outcome once claim.lua answered for it: {@code recorded} false when a newer execution owns the task. */
+    public void recorded(String queue, Outcome outcome, boolean recorded) {
+        metrics.finished(queue, outcome.type(), outcome.status().wire(), recorded, outcome.lossCounted());
+        if (!recorded) {
+            LOG.warnf("task=%s queue=%s type=%s attempt=%d outcome=%s not recorded: a newer execution owns the task",
+                    outcome.claim().id(), queue, outcome.type(), outcome.attempt(), outcome.status().wire());
+        }
     }
 
     /**
@@ -157,7 +152,7 @@ public class TaskRunner {
         if (envelope.attempt() + 1 >= settings.maxAttempts()) {
             return fail(queue, envelope, claim, TaskStatus.DEAD, error, lossCounted);
         }
-        // a duration: complete.lua adds it to Redis's clock, the one promote.lua compares with
+        // a duration: claim.lua adds it to Redis's clock, the one promote.lua compares with
         long delay = new Backoff(settings.backoffBase(), settings.backoffMax()).delay(envelope.attempt()).toMillis();
         return new Verdict(TaskStatus.RETRYING, error, write(envelope.nextAttempt()), delay, lossCounted);
     }

@@ -1,8 +1,11 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.health.RedisMemory;
+import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.EventLoopRedis;
 import io.dedupq.queue.QueuePartitions;
+import io.dedupq.queue.RedisKeys;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,7 +15,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.logging.Logger;
 
 /**
- * Wires the worker side: starts the heartbeat, one dispatcher per queue partition, the promoter and the
+ * Wires the worker side: starts the heartbeat, one owner per queue partition, the promoter and the
  * reaper; stops them in the opposite order so that nothing is claimed after shutdown begins
  * and every unfinished copy is back on pending before the heartbeat disappears.
  */
@@ -25,34 +28,31 @@ public class WorkerPool {
     private final QueuePartitions partitions;
     private final WorkerIdentity worker;
     private final Heartbeat heartbeat;
-    private final Claimer claimer;
-    private final TaskRunner runner;
-    private final Finisher finisher;
+    private final Requeuer requeuer;
     private final DelayedPromoter promoter;
     private final Reaper reaper;
     private final Watchdog watchdog;
-    private final EventLoopRedis loop;
-    private final List<Dispatcher> dispatchers = new CopyOnWriteArrayList<>();
+    private final PartitionOwner.Collaborators collaborators;
+    private final List<PartitionOwner> owners = new CopyOnWriteArrayList<>();
 
     public WorkerPool(DedupqConfig config, QueuePartitions partitions, WorkerIdentity worker, Heartbeat heartbeat,
-            Claimer claimer, TaskRunner runner, Finisher finisher, DelayedPromoter promoter, Reaper reaper,
-            Watchdog watchdog, EventLoopRedis loop) {
-        this.finisher = finisher;
-        this.loop = loop;
+            Requeuer requeuer, TaskRunner runner, DelayedPromoter promoter, Reaper reaper, Watchdog watchdog,
+            EventLoopRedis loop, RedisKeys keys, TaskMetrics metrics, RedisMemory memory) {
         this.config = config;
         this.partitions = partitions;
         this.worker = worker;
         this.heartbeat = heartbeat;
-        this.claimer = claimer;
-        this.runner = runner;
+        this.requeuer = requeuer;
         this.promoter = promoter;
         this.reaper = reaper;
         this.watchdog = watchdog;
+        this.collaborators = new PartitionOwner.Collaborators(loop, keys, worker, config, runner, requeuer, metrics,
+                memory);
     }
 
-    /** The running dispatchers, one per queue; empty on a pod without workers. */
-    public List<Dispatcher> dispatchers() {
-        return List.copyOf(dispatchers);
+    /** The owners of this worker's queue partitions; empty on a pod without workers. */
+    public List<PartitionOwner> owners() {
+        return List.copyOf(owners);
     }
 
     void onStart(@Observes StartupEvent event) {
@@ -67,11 +67,10 @@ public class WorkerPool {
         }
         heartbeat.start();
         watchdog.start();
-        for (String queue : partitions.all()) {
-            Dispatcher dispatcher = new Dispatcher(queue, partitions.settings(queue), claimer, runner, finisher,
-                    loop::schedule);
-            dispatchers.add(dispatcher);
-            dispatcher.start();
+        for (String partition : partitions.all()) {
+            PartitionOwner owner = new PartitionOwner(partition, partitions.settings(partition), collaborators);
+            owners.add(owner);
+            owner.start();
         }
         promoter.start();
         reaper.start();
@@ -79,21 +78,21 @@ public class WorkerPool {
     }
 
     void onStop(@Observes ShutdownEvent event) {
-        if (dispatchers.isEmpty()) {
+        if (owners.isEmpty()) {
             return;
         }
-        dispatchers.forEach(Dispatcher::stopClaiming);
+        owners.forEach(PartitionOwner::stopClaiming);
         long deadline = System.nanoTime() + config.worker().shutdownGrace().toNanos();
-        for (Dispatcher dispatcher : dispatchers) {
+        for (PartitionOwner owner : owners) {
             try {
-                if (!dispatcher.awaitHandlers(deadline)) {
+                if (!owner.awaitHandlers(deadline)) {
                     LOG.warnf("queue %s: handlers still running after the shutdown grace; requeueing them",
-                            dispatcher.queue());
+                            owner.partition());
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            dispatcher.abandon();
+            owner.abandon();
         }
         watchdog.stop();
         reaper.stop();
@@ -101,8 +100,8 @@ public class WorkerPool {
         heartbeat.stop();
         try {
             long requeued = 0;
-            for (Dispatcher dispatcher : dispatchers) {
-                requeued += claimer.requeueAllAndLeave(dispatcher.queue());
+            for (PartitionOwner owner : owners) {
+                requeued += requeuer.requeueAllAndLeave(owner.partition());
             }
             heartbeat.leave();
             LOG.infof("worker %s stopped; %d unfinished copies back on pending", worker.id(), requeued);
@@ -110,6 +109,6 @@ public class WorkerPool {
             LOG.warnf("worker %s stopped without requeueing (%s); the reaper will do it after the heartbeat expires",
                     worker.id(), e.getMessage());
         }
-        dispatchers.clear();
+        owners.clear();
     }
 }

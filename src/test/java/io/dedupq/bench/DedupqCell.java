@@ -25,7 +25,7 @@ public final class DedupqCell {
     private static final String BASE = "{dedupq:" + QUEUE + "}:";
     /** Where the workload waits during the warm-up: the pending list of queue noop-staging. */
     static final String STAGING_PENDING = "{dedupq:noop-staging}:pending";
-    /** Commands claim.lua and complete.lua run only to deduplicate: lock, done marker, stale check. */
+    /** Commands claim.lua runs only to deduplicate: lock, done marker, stale check. */
     private static final List<String> DEDUP_COMMANDS = List.of("set", "exists", "get", "del", "hget");
     /** Most tasks of an sql cell: a few seconds of PostgreSQL transactions are enough to compare two handlers. */
     private static final int SQL_JOBS = 20_000;
@@ -352,7 +352,7 @@ public final class DedupqCell {
 
     /**
      * The handler records a run without waiting for the reply, so records may land a little after
-     * complete.lua counted the task: wait until there is one per succeeded task (or 10 s).
+     * claim.lua counted the task: wait until there is one per succeeded task (or 10 s).
      */
     private void awaitRunRecords(long succeeded) {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

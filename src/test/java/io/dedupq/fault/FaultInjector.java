@@ -109,7 +109,7 @@ final class FaultInjector {
                 .reduce((first, last) -> last);
     }
 
-    /** The line in which the worker said that complete.lua refused an outcome of {@code taskId}. */
+    /** The line in which the worker said that claim.lua refused an outcome of {@code taskId}. */
     private static Optional<String> refusal(AppJvm worker, String taskId) {
         return outcomeLine(worker, taskId).filter(line -> line.contains("not recorded"));
     }

@@ -11,7 +11,7 @@ import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** An API-only pod runs no dispatchers: it is live with none reported, and ready while Redis is. */
+/** An API-only pod runs no partition owners: it is live with none reported, and ready while Redis is. */
 @QuarkusTest
 @TestProfile(ApiPodHealthTest.ApiOnly.class)
 @WithTestResource(RedisTestResource.class)
@@ -25,9 +25,9 @@ class ApiPodHealthTest {
     }
 
     @Test
-    void isLiveWithNoDispatchersAndReady() {
+    void isLiveWithNoPartitionOwnersAndReady() {
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"))
-                .body("checks.find { it.name == 'dispatchers' }.data.queues", equalTo(""));
+                .body("checks.find { it.name == 'partitions' }.data.queues", equalTo(""));
     }
 }

@@ -29,7 +29,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A dispatcher whose only handler slot is held by a handler that does not return stops coming
+ * A queue partition whose only handler slot is held by a handler that does not return stops coming
  * round: liveness turns DOWN naming its queue, and UP again once the handler returns. A queue
  * that is busy working off a backlog is alive, however long the backlog lasts.
  */
@@ -56,10 +56,10 @@ class LivenessTest {
     RedisKeys keys;
 
     @Test
-    void aDispatcherWithEverySlotHeldTurnsLivenessDownWithItsQueueAndUpWhenItIsFree() {
+    void aPartitionWithEverySlotHeldTurnsLivenessDownWithItsQueueAndUpWhenItIsFree() {
         awaitLiveness(200, "UP");
         given().get("/q/health/live").then()
-                .body("checks.find { it.name == 'dispatchers' }.data.queues", containsString(BlockingHandler.TYPE));
+                .body("checks.find { it.name == 'partitions' }.data.queues", containsString(BlockingHandler.TYPE));
 
         String id = uniqueId("stuck");
         try {
@@ -68,7 +68,7 @@ class LivenessTest {
 
             awaitLiveness(503, "DOWN");
             given().get("/q/health/live").then()
-                    .body("checks.find { it.name == 'dispatchers' }.data.stalled", equalTo(BlockingHandler.TYPE));
+                    .body("checks.find { it.name == 'partitions' }.data.stalled", equalTo(BlockingHandler.TYPE));
         } finally {
             handler.release(id);
         }
@@ -78,10 +78,10 @@ class LivenessTest {
     }
 
     @Test
-    void aBacklogLongerThanTheTimeoutWorkedOffByRefillsKeepsLivenessUp() {
+    void aBacklogLongerThanTheTimeoutKeepsLivenessUp() {
         awaitLiveness(200, "UP");
-        // about 6 s of work for the 8 slots of queue flaky: under a backlog the finisher's refills hand the
-        // slots on, and the dispatcher itself may not come round until the backlog is gone
+        // about 6 s of work for the 8 slots of queue flaky: under a backlog every slot passes from a
+        // finished task to the next one in the same claim.lua call
         String prefix = uniqueId("backlog");
         List<String> ids = new ArrayList<>();
         Request push = Request.cmd(Command.LPUSH).arg(keys.pending("flaky"));

@@ -12,7 +12,7 @@ import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** A worker-only pod has no /api but serves both probes, and liveness lists its dispatchers. */
+/** A worker-only pod has no /api but serves both probes, and liveness lists its queue partitions. */
 @QuarkusTest
 @TestProfile(WorkerPodHealthTest.WorkerOnly.class)
 @WithTestResource(RedisTestResource.class)
@@ -26,10 +26,10 @@ class WorkerPodHealthTest {
     }
 
     @Test
-    void servesBothProbesAndReportsItsDispatchers() {
+    void servesBothProbesAndReportsItsPartitions() {
         given().get("/api/queues").then().statusCode(404);
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"))
-                .body("checks.find { it.name == 'dispatchers' }.data.queues", containsString("payment"));
+                .body("checks.find { it.name == 'partitions' }.data.queues", containsString("payment"));
     }
 }

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
 import io.dedupq.support.Envelopes;
+import io.dedupq.worker.ClaimScript;
 import io.dedupq.support.ScriptLab;
 import io.restassured.path.json.JsonPath;
 import io.vertx.mutiny.redis.client.Response;
@@ -26,6 +28,7 @@ class ClaimContractTest {
 
     private static final long FRESHNESS = 10_000;
     private static final long TTL = 30_000;
+    private static final long WINDOW = 86_400_000;
     private static final String WORKER = "w1";
 
     private final ScriptLab lab = ScriptLab.shared();
@@ -49,17 +52,14 @@ class ClaimContractTest {
     }
 
     private Reply claim(int max, String moved) {
-        Response reply = lab.eval(LuaScript.CLAIM,
-                List.of(keys.pending(queue), keys.processing(queue, WORKER), keys.fence(queue), keys.stats(queue),
-                        keys.dead(queue), keys.workers(queue)),
-                List.of(keys.base(queue), Integer.toString(max), Long.toString(TTL), WORKER, Long.toString(FRESHNESS), queue,
-                        moved));
-        List<Claimed> claimed = new ArrayList<>();
-        for (int i = 3; i + 4 < reply.size(); i += 5) {
-            claimed.add(new Claimed(reply.get(i).toString(), reply.get(i + 1).toString(), reply.get(i + 2).toString(),
-                    reply.get(i + 3).toLong(), reply.get(i + 4).toString()));
-        }
-        return new Reply(reply.get(0).toInteger() == 1, ScriptLab.texts(reply.get(1)), reply.get(2).toLong(), claimed);
+        ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, max, moved, TTL, FRESHNESS, WINDOW, List.of())
+                .script(keys);
+        ClaimScript.Reply reply = ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
+        List<String> dropped = new ArrayList<>();
+        reply.dropped().forEach(d -> dropped.addAll(List.of(d.type(), d.reason())));
+        List<Claimed> claimed = reply.claims().stream()
+                .map(c -> new Claimed(c.id(), c.envelope(), c.token(), c.fence(), c.type())).toList();
+        return new Reply(reply.registered(), dropped, reply.deadLettered(), claimed);
     }
 
     /** Pushes copies so that the first one given is the first one claimed (workers take from the right). */

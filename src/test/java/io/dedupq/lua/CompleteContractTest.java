@@ -8,15 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
+import io.dedupq.queue.TaskStatus;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
+import io.dedupq.worker.Claim;
+import io.dedupq.worker.ClaimScript;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * complete.lua: an outcome is recorded only by the execution that still owns its task (the
+ * claim.lua's outcomes (what complete.lua was): an outcome is recorded only by the execution that still owns its task (the
  * token in the task hash). Success and dead-lettering leave a done marker and a task hash that
  * expire with the dedup window; a retry goes to delayed at its due time; the lock is freed and
  * the copy leaves the processing list. An execution that lost its task changes nothing of the
@@ -30,7 +35,7 @@ class CompleteContractTest {
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
     private final String queue = uniqueId("complete");
-    // complete.lua reads Redis's clock itself, a few ms later than this
+    // claim.lua reads Redis's clock itself, a few ms later than this
     private final long started = lab.serverMillis();
 
     /** One outcome as the worker sends it. */
@@ -41,15 +46,16 @@ class CompleteContractTest {
     }
 
     private List<Long> complete(Outcome... outcomes) {
-        List<String> args = new ArrayList<>(List.of(keys.base(queue), Long.toString(WINDOW), WORKER));
+        List<io.dedupq.worker.Outcome> sent = new ArrayList<>();
         for (Outcome o : outcomes) {
-            args.addAll(List.of(o.id(), Envelopes.flaky(o.id(), 0), o.token(), o.outcome(), o.detail(), o.nextRecord(),
-                    Long.toString(o.delay())));
+            Claim claim = new Claim(o.id(), "flaky", Envelopes.flaky(o.id(), 0), o.token(), 0);
+            sent.add(new io.dedupq.worker.Outcome(claim, "flaky", 0, TaskStatus.valueOf(o.outcome().toUpperCase(Locale.ROOT)),
+                    o.detail(), o.nextRecord(), o.delay(), false));
         }
-        List<Long> replies = new ArrayList<>();
-        lab.eval(LuaScript.COMPLETE, List.of(keys.processing(queue, WORKER), keys.stats(queue), keys.delayed(queue),
-                keys.dead(queue)), args).forEach(r -> replies.add(r.toLong()));
-        return replies;
+        // nothing to claim: only the outcomes part of claim.lua runs
+        ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, 0, null, 30_000, 10_000, WINDOW, sent).script(keys);
+        ClaimScript.Reply reply = ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
+        return reply.recorded().stream().map(recorded -> recorded ? 1L : 0L).toList();
     }
 
     /** A task claimed by {@code token} of this worker: its copy in the list, its lock, its hash running. */

@@ -1,7 +1,6 @@
 package io.dedupq.lua;
 
 import static io.dedupq.queue.LuaScript.CLAIM;
-import static io.dedupq.queue.LuaScript.COMPLETE;
 import static io.dedupq.queue.LuaScript.DEBIT;
 import static io.dedupq.queue.LuaScript.ENQUEUE;
 import static io.dedupq.queue.LuaScript.EXTEND;
@@ -23,29 +22,29 @@ import java.util.Map;
 final class LuaMutations {
 
     /** The contract tests that a mutant of each script runs against. */
-    static final Map<LuaScript, Class<?>> CONTRACTS = Map.of(
-            CLAIM, ClaimContractTest.class,
-            COMPLETE, CompleteContractTest.class,
-            ENQUEUE, EnqueueContractTest.class,
-            REQUEUE, RequeueContractTest.class,
-            EXTEND, ExtendContractTest.class,
-            RELEASE, ReleaseContractTest.class,
-            DEBIT, DebitContractTest.class,
-            ISSUE, IssueContractTest.class);
+    static final Map<LuaScript, List<Class<?>>> CONTRACTS = Map.of(
+            // claim.lua records outcomes, then claims: both halves have their contract
+            CLAIM, List.of(ClaimContractTest.class, CompleteContractTest.class),
+            ENQUEUE, List.of(EnqueueContractTest.class),
+            REQUEUE, List.of(RequeueContractTest.class),
+            EXTEND, List.of(ExtendContractTest.class),
+            RELEASE, List.of(ReleaseContractTest.class),
+            DEBIT, List.of(DebitContractTest.class),
+            ISSUE, List.of(IssueContractTest.class));
 
     static final List<LuaMutation> ALL = List.of(
             // claim.lua
-            new LuaMutation(CLAIM, "heartbeat check deleted", "if not beat or beat < nowMs - tonumber(ARGV[5]) then", "if false then"),
-            new LuaMutation(CLAIM, "heartbeat comparison flipped", "beat < nowMs - tonumber(ARGV[5])", "beat > nowMs - tonumber(ARGV[5])"),
+            new LuaMutation(CLAIM, "heartbeat check deleted", "if not beat or beat < nowMs - tonumber(ARGV[6]) then", "if false then"),
+            new LuaMutation(CLAIM, "heartbeat comparison flipped", "beat < nowMs - tonumber(ARGV[6])", "beat > nowMs - tonumber(ARGV[6])"),
             new LuaMutation(CLAIM, "a presumed-dead worker keeps its moved copy",
-                    "redis.call('RPUSH', KEYS[1], ARGV[7])", ""),
+                    "redis.call('RPUSH', KEYS[1], moved)", ""),
             new LuaMutation(CLAIM, "done-marker check deleted", "redis.call('EXISTS', base .. 'done:' .. env.id) == 1", "false"),
             new LuaMutation(CLAIM, "NX removed from the lock", "'NX', 'PX', ttl", "'PX', ttl"),
             new LuaMutation(CLAIM, "lock taken without a TTL", "'NX', 'PX', ttl", "'NX'"),
             new LuaMutation(CLAIM, "stale comparison flipped", "current > attempt", "current < attempt"),
             new LuaMutation(CLAIM, "the current attempt counted as stale", "current > attempt", "current >= attempt"),
-            new LuaMutation(CLAIM, "a copy dropped as done stays in the processing list",
-                    "== 1 then\n    redis.call('LREM', KEYS[2], 1, raw)\n    dupDone", "== 1 then\n    dupDone"),
+            new LuaMutation(CLAIM, "a dropped copy stays in the processing list",
+                    "redis.call('LREM', KEYS[2], 1, raw)\n  count('skipped_' .. reason)", "count('skipped_' .. reason)"),
             new LuaMutation(CLAIM, "token not written to the hash of an enqueued task",
                     "'attempt', attemptText, 'token', token, 'worker', worker,\n      'startedAt'",
                     "'attempt', attemptText, 'worker', worker,\n      'startedAt'"),
@@ -55,41 +54,40 @@ final class LuaMutations {
             new LuaMutation(CLAIM, "attempts not counted", "string.format('%d', attempts + 1)", "string.format('%d', attempts)"),
             new LuaMutation(CLAIM, "fences not reserved in the counter", "redis.call('INCRBY', KEYS[3], limit - taken)",
                     "redis.call('INCRBY', KEYS[3], 0)"),
-            new LuaMutation(CLAIM, "free slots ignored", "while taken < limit and moved", "while moved"),
+            new LuaMutation(CLAIM, "free slots ignored", "while taken < limit and movedCount", "while movedCount"),
             new LuaMutation(CLAIM, "a moved copy the reaper took back is run anyway",
-                    "if redis.call('LPOS', KEYS[2], ARGV[7]) then take(ARGV[7]) end", "take(ARGV[7])"),
+                    "if redis.call('LPOS', KEYS[2], moved) then take(moved) end", "take(moved)"),
             new LuaMutation(CLAIM, "an unreadable copy is not dead-lettered",
                     "redis.call('LPUSH', KEYS[5], cjson.encode({ id = cjson.null, error = 'unparseable envelope',\n"
                             + "      failedAt = tonumber(now), envelope = raw }))", ""),
             new LuaMutation(CLAIM, "the id rule not checked", "not valid_id(env.id)", "type(env.id) ~= 'string'"),
-            new LuaMutation(CLAIM, "copies dropped as done not counted",
-                    "if dupDone > 0 then redis.call('HINCRBY', KEYS[4], 'skipped_done', dupDone) end", ""),
+            new LuaMutation(CLAIM, "dropped copies not counted", "count('skipped_' .. reason)", ""),
 
-            // complete.lua
-            new LuaMutation(COMPLETE, "ownership: token comparison turned into an existence check",
+            // claim.lua, its outcomes (CompleteContractTest)
+            new LuaMutation(CLAIM, "ownership: token comparison turned into an existence check",
                     "if owner[1] ~= token then", "if not owner[1] then"),
-            new LuaMutation(COMPLETE, "a lost execution deletes the lock without comparing the token",
+            new LuaMutation(CLAIM, "a lost execution deletes the lock without comparing the token",
                     "if redis.call('GET', lockKey) == token then", "if redis.call('EXISTS', lockKey) == 1 then"),
-            new LuaMutation(COMPLETE, "done marker not written", "redis.call('SET', base .. 'done:' .. id, outcome, 'PX', window)", ""),
-            new LuaMutation(COMPLETE, "done marker without expiry", "outcome, 'PX', window)", "outcome)"),
-            new LuaMutation(COMPLETE, "finished task hash never expires", "redis.call('PEXPIRE', taskKey, window)", ""),
-            new LuaMutation(COMPLETE, "retry not scheduled", "redis.call('ZADD', KEYS[3], dueAt, nextRecord)", ""),
-            new LuaMutation(COMPLETE, "retry due at once instead of after its backoff",
-                    "redis.call('ZADD', KEYS[3], dueAt, nextRecord)", "redis.call('ZADD', KEYS[3], now, nextRecord)"),
-            new LuaMutation(COMPLETE, "a retrying task stays owned", "redis.call('HDEL', taskKey, 'token', 'worker')\n", ""),
-            new LuaMutation(COMPLETE, "the owner's copy stays in the processing list",
-                    "redis.call('LREM', KEYS[1], -1, envelope)\n\n", "\n"),
-            new LuaMutation(COMPLETE, "the owner's lock is not freed",
-                    "redis.call('DEL', lockKey)\n  redis.call('LREM', KEYS[1], -1, envelope)\n\n",
-                    "redis.call('LREM', KEYS[1], -1, envelope)\n\n"),
-            new LuaMutation(COMPLETE, "a call sent again is not recognised by finishedBy",
+            new LuaMutation(CLAIM, "done marker not written", "redis.call('SET', base .. 'done:' .. id, outcome, 'PX', window)", ""),
+            new LuaMutation(CLAIM, "done marker without expiry", "outcome, 'PX', window)", "outcome)"),
+            new LuaMutation(CLAIM, "finished task hash never expires", "redis.call('PEXPIRE', taskKey, window)", ""),
+            new LuaMutation(CLAIM, "retry not scheduled", "redis.call('ZADD', KEYS[7], dueAt, nextRecord)", ""),
+            new LuaMutation(CLAIM, "retry due at once instead of after its backoff",
+                    "redis.call('ZADD', KEYS[7], dueAt, nextRecord)", "redis.call('ZADD', KEYS[7], now, nextRecord)"),
+            new LuaMutation(CLAIM, "a retrying task stays owned", "redis.call('HDEL', taskKey, 'token', 'worker')\n", ""),
+            new LuaMutation(CLAIM, "the owner's copy stays in the processing list",
+                    "redis.call('LREM', KEYS[2], -1, envelope)\n\n", "\n"),
+            new LuaMutation(CLAIM, "the owner's lock is not freed",
+                    "redis.call('DEL', lockKey)\n  redis.call('LREM', KEYS[2], -1, envelope)\n\n",
+                    "redis.call('LREM', KEYS[2], -1, envelope)\n\n"),
+            new LuaMutation(CLAIM, "a call sent again is not recognised by finishedBy",
                     "if owner[2] == token then return 1 end", ""),
-            new LuaMutation(COMPLETE, "a lost execution's copy stays in its list",
+            new LuaMutation(CLAIM, "a lost execution's copy stays in its list",
                     "if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then", "if false then"),
-            new LuaMutation(COMPLETE, "the newer owner's copy on the same worker is removed",
+            new LuaMutation(CLAIM, "the newer owner's copy on the same worker is removed",
                     "if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then", "if true then"),
-            new LuaMutation(COMPLETE, "a dead task is not dead-lettered", "redis.call('LPUSH', KEYS[4], nextRecord)", ""),
-            new LuaMutation(COMPLETE, "lost locks not counted", "count('lost_locks')", ""),
+            new LuaMutation(CLAIM, "a dead task is not dead-lettered", "redis.call('LPUSH', KEYS[5], nextRecord)", ""),
+            new LuaMutation(CLAIM, "lost locks not counted", "count('lost_locks')", ""),
 
             // enqueue.lua
             new LuaMutation(ENQUEUE, "known-id check deleted", "if existing[3] then", "if false then"),

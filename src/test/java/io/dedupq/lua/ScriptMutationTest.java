@@ -59,7 +59,7 @@ class ScriptMutationTest {
     @TestFactory
     Stream<DynamicTest> everyScriptPassesItsContractAsItIs() {
         return LuaMutations.CONTRACTS.entrySet().stream().map(contract -> DynamicTest.dynamicTest(
-                contract.getKey().name().toLowerCase() + ".lua passes " + contract.getValue().getSimpleName(), () -> {
+                contract.getKey().name().toLowerCase() + ".lua passes " + names(contract.getValue()), () -> {
                     List<String> failed = run(contract.getValue());
                     assertEquals(List.of(), failed, "the unmutated script must pass its contract, or no kill means anything");
                 }));
@@ -70,7 +70,7 @@ class ScriptMutationTest {
         return LuaMutations.ALL.stream().map(mutation -> DynamicTest.dynamicTest(mutation.toString(), () -> {
             String mutant = mutation.apply();
             loads(mutation, mutant);
-            Class<?> contract = LuaMutations.CONTRACTS.get(mutation.script());
+            List<Class<?>> contract = LuaMutations.CONTRACTS.get(mutation.script());
             List<String> killers;
             lab.install(mutation.script(), mutant);
             try {
@@ -81,7 +81,7 @@ class ScriptMutationTest {
             RESULTS.put(mutation.toString(), killers.isEmpty() ? "SURVIVED" : "killed by " + killers.get(0)
                     + (killers.size() > 1 ? " and " + (killers.size() - 1) + " more" : ""));
             if (killers.isEmpty()) {
-                fail("mutation survived: no test of " + contract.getSimpleName() + " failed with '" + mutation.name()
+                fail("mutation survived: no test of " + names(contract) + " failed with '" + mutation.name()
                         + "' in " + mutation.file() + "; add the contract test that catches it");
             }
         }));
@@ -111,8 +111,12 @@ class ScriptMutationTest {
         }
     }
 
-    /** Runs one contract test class in a launcher of its own; returns the tests that failed. */
-    private static List<String> run(Class<?> contract) {
+    private static String names(List<Class<?>> contracts) {
+        return contracts.stream().map(Class::getSimpleName).collect(Collectors.joining(" and "));
+    }
+
+    /** Runs a script's contract test classes in a launcher of their own; returns the tests that failed. */
+    private static List<String> run(List<Class<?>> contracts) {
         Launcher launcher = LauncherFactory.create(LauncherConfig.builder()
                 .enableTestEngineAutoRegistration(false)
                 .enableLauncherSessionListenerAutoRegistration(false)
@@ -122,10 +126,11 @@ class ScriptMutationTest {
                 .addTestEngines(new JupiterTestEngine())
                 .build());
         SummaryGeneratingListener summary = new SummaryGeneratingListener();
-        launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(contract)).build(), summary);
+        launcher.execute(LauncherDiscoveryRequestBuilder.request()
+                .selectors(contracts.stream().map(c -> selectClass(c)).toList()).build(), summary);
         TestExecutionSummary result = summary.getSummary();
         if (result.getTestsFoundCount() == 0) {
-            throw new AssertionError(contract.getSimpleName() + " has no tests to run");
+            throw new AssertionError(names(contracts) + " has no tests to run");
         }
         return result.getFailures().stream().map(TestExecutionSummary.Failure::getTestIdentifier)
                 .map(TestIdentifier::getDisplayName).toList();

@@ -174,7 +174,7 @@ class MetricsTest {
                 "holdMillis", 60_000))));
         await().atMost(Duration.ofSeconds(20)).until(() -> probe.started(id) != null);
 
-        // a newer execution takes over both the lock (the watchdog sees it) and the task (complete.lua refuses)
+        // a newer execution takes over both the lock (the watchdog sees it) and the task (claim.lua refuses)
         String newerToken = "other-worker:" + redis.incr(keys.fence(queue));
         redis.set(keys.lock(queue, id), newerToken, 60_000);
         redis.hset(keys.task(queue, id), "token", newerToken, "worker", "other-worker");

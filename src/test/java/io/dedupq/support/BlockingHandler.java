@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A test-only task type ("blocking", queue "blocking", one slot in the test profile) whose
- * handler does not return until the test releases its task id, so the queue's dispatcher really
+ * handler does not return until the test releases its task id, so the queue's partition really
  * stops coming round. With {@code ignoreInterrupts} it does not answer an interrupt either, like
  * a call stuck on a socket without a timeout, and outlives any shutdown grace. It gives up after
  * a minute so that a failed test never hangs the suite.

@@ -4,7 +4,6 @@ import static io.dedupq.support.Api.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Concurrently;
@@ -13,7 +12,6 @@ import io.dedupq.support.RedisTestResource;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +24,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Two workers calling claim.lua at the same time on copies of the same ids: each id is claimed
  * by exactly one of them, the other copy is dropped as a duplicate. The queue is a fresh one
- * that no dispatcher consumes, so only the two racers touch it.
+ * that no worker consumes, so only the two racers touch it.
  */
 @QuarkusTest
 @WithTestResource(RedisTestResource.class)
@@ -90,20 +88,17 @@ class ClaimRaceTest {
         // claim.lua claims only for a worker with a fresh heartbeat on the queue
         redis.zadd(keys.workers(queue), System.currentTimeMillis(), worker);
         while (true) {
-            Response reply = calls.script(LuaScript.CLAIM,
-                    List.of(keys.pending(queue), keys.processing(queue, worker), keys.fence(queue), keys.stats(queue),
-                            keys.dead(queue), keys.workers(queue)),
-                    List.of(keys.base(queue), "1", "60000", worker, "60000", queue, ""));
-            assertEquals(1, reply.get(0).toInteger(), worker + " is registered");
-            // the dropped copies come back as (type, reason) pairs
-            duplicates += reply.get(1).size() / 2;
-            dead += reply.get(2).toLong();
-            if (reply.size() == 3 && reply.get(1).size() == 0 && reply.get(2).toLong() == 0) {
+            ClaimScript.Reply reply = ClaimScript.Reply.read(calls.script(
+                    new ClaimScript.Call(queue, worker, queue, 1, null, 60_000, 60_000, 60_000, List.of()).script(keys)));
+            assertEquals(true, reply.registered(), worker + " is registered");
+            duplicates += reply.dropped().size();
+            dead += reply.deadLettered();
+            if (reply.claims().isEmpty() && reply.dropped().isEmpty() && reply.deadLettered() == 0) {
                 return new Haul(worker, fenceById, duplicates, dead);
             }
-            for (int i = 3; i + 4 < reply.size(); i += 5) {
-                Long previous = fenceById.put(reply.get(i).toString(), reply.get(i + 3).toLong());
-                assertEquals(null, previous, worker + " claimed " + reply.get(i) + " twice");
+            for (Claim claim : reply.claims()) {
+                Long previous = fenceById.put(claim.id(), claim.fence());
+                assertEquals(null, previous, worker + " claimed " + claim.id() + " twice");
             }
         }
     }

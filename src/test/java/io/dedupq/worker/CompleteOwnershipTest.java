@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.ScriptCall;
+import io.dedupq.queue.TaskStatus;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.RedisTestResource;
@@ -16,14 +18,15 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * complete.lua records an outcome only for the execution that owns the task (its token is in
+ * claim.lua records an outcome only for the execution that owns the task (its token is in
  * the task hash). An execution that lost the task to a newer one only drops its own copy.
- * Each test uses a fresh queue that no dispatcher consumes.
+ * Each test uses a fresh queue that no worker consumes.
  */
 @QuarkusTest
 @WithTestResource(RedisTestResource.class)
@@ -60,7 +63,7 @@ class CompleteOwnershipTest {
         return new Running(queue, id, envelope);
     }
 
-    /** One outcome for complete.lua: whose execution, what happened, and what goes with it. */
+    /** One outcome for claim.lua: whose execution, what happened, and what goes with it. */
     private record Outcome(Running task, String token, String outcome, String detail, String next) {
     }
 
@@ -68,17 +71,17 @@ class CompleteOwnershipTest {
         return complete(task.queue(), worker, List.of(new Outcome(task, token, outcome, detail, next))).get(0);
     }
 
-    /** One complete.lua call for all {@code outcomes} (same queue, same worker); its reply per outcome. */
+    /** One claim.lua call that records all {@code outcomes} (same queue, same worker) and claims nothing; its reply per outcome. */
     private List<Long> complete(String queue, String worker, List<Outcome> outcomes) {
-        List<String> args = new ArrayList<>(List.of(keys.base(queue),
-                "60000", worker));
+        List<io.dedupq.worker.Outcome> sent = new ArrayList<>();
         for (Outcome o : outcomes) {
-            args.addAll(List.of(o.task().id(), o.task().envelope(), o.token(), o.outcome(), o.detail(), o.next(), DELAY));
+            Claim claim = new Claim(o.task().id(), "flaky", o.task().envelope(), o.token(), 0);
+            sent.add(new io.dedupq.worker.Outcome(claim, "flaky", 0, TaskStatus.valueOf(o.outcome().toUpperCase(Locale.ROOT)),
+                    o.detail(), o.next(), Long.parseLong(DELAY), false));
         }
-        List<Long> replies = new ArrayList<>();
-        redis.script(LuaScript.COMPLETE, List.of(keys.processing(queue, worker), keys.stats(queue), keys.delayed(queue),
-                keys.dead(queue)), args).forEach(r -> replies.add(r.toLong()));
-        return replies;
+        ScriptCall call = new ClaimScript.Call(queue, worker, queue, 0, null, 60_000, 10_000, 60_000, sent).script(keys);
+        return ClaimScript.Reply.read(redis.script(call.script(), call.keys(), call.args())).recorded().stream()
+                .map(recorded -> recorded ? 1L : 0L).toList();
     }
 
     @ParameterizedTest(name = "stale {0} changes nothing")

@@ -119,7 +119,7 @@ class LockWatchdogTest {
         assertEquals(Ledger.Debit.STALE, run.debit(), "the ledger refuses the older token");
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, stat(queue, "lostLocks") - lostBefore,
-                "lost lock: complete.lua must refuse the outcome of the execution whose task a newer one owns, counted in lostLocks"));
+                "lost lock: claim.lua must refuse the outcome of the execution whose task a newer one owns, counted in lostLocks"));
         String taskKey = keys.task(queue, id);
         assertEquals("running", redis.hget(taskKey, "status"), "the newer owner's status stands");
         assertEquals(newerToken, redis.hget(taskKey, "token"));

@@ -23,13 +23,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A backlog is worked off by the finisher's refills (complete.lua and claim.lua pipelined). Redis
- * losing its script cache in the middle (as after a restart) must neither run a task twice nor
- * leave a claimed copy behind in this worker's processing list. The worst case is forced: after
- * each flush claim.lua is loaded again at once and complete.lua is not, so a pipeline's claim
- * runs while its complete is answered NOSCRIPT. Such a pipeline is not sent again (its claim
- * would run twice), and what its claim took is swept at the dispatcher's next turn, long before
- * the once-a-minute sweep.
+ * A backlog is worked off by claim.lua calls that record outcomes and claim the next tasks in
+ * one call. Redis losing its script cache in the middle (as after a restart) must neither run a
+ * task twice nor leave a claimed copy behind in this worker's processing list: a NOSCRIPT reply
+ * means the call did not run, and it goes again as EVAL. The cache is flushed three times while
+ * outcomes are being recorded, each time with the script loaded again at once by another client.
  */
 @QuarkusTest
 @WithTestResource(RedisTestResource.class)
@@ -62,7 +60,7 @@ class RefillTest {
             redis.send(push);
             sleep(80);
             redis.send(Request.cmd(Command.SCRIPT).arg("FLUSH"));
-            // claim.lua back at once, complete.lua not: the next pipeline's claim runs, its complete is refused
+            // loaded again at once by another client: the worker's next EVALSHA may or may not find it
             redis.send(Request.cmd(Command.SCRIPT).arg("LOAD").arg(LuaScript.CLAIM.source()));
         }
 

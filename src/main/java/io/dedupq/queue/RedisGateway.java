@@ -1,0 +1,129 @@
+package io.dedupq.queue;
+
+import io.vertx.core.Future;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
+
+/**
+ * How dedupq talks to Redis, over one Vert.x client, the same on a standalone Redis and on a
+ * Cluster. Everything here is non-blocking; replies complete on the client's event loop.
+ * <ul>
+ * <li>A script call goes by SHA. A NOSCRIPT reply (a restarted node, or a cluster node that never
+ * saw the script) is answered by sending the same call once more as EVAL with the script's
+ * source, which routes by the call's keys to the node that needs it and leaves the script cached
+ * there.</li>
+ * <li>A pipeline is split into one write per hash slot of the keys each call declares (a cluster
+ * node refuses a pipeline whose keys live on another node); the writes go at once and the
+ * replies are put back in order.</li>
+ * <li>Every reply has a timeout, and every failure is a {@link StoreUnavailableException}
+ * ({@link RedisFullException} when Redis refused it for want of memory).</li>
+ * </ul>
+ */
+public final class RedisGateway {
+
+    /** Longest wait for a reply to a non-blocking command before the call fails. */
+    public static final Duration REPLY_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Redis client;
+    private final RefusedWrites refusals;
+
+    public RedisGateway(Redis client, RefusedWrites refusals) {
+        this.client = client;
+        this.refusals = refusals;
+    }
+
+    /** One command; {@code timeout} bounds the wait (a blocking command needs its own wait plus {@link #REPLY_TIMEOUT}). */
+    public Future<Response> send(Request request, Duration timeout) {
+        return guarded(client.send(request), timeout);
+    }
+
+    /** One script call. */
+    public Future<Response> script(ScriptCall call) {
+        return guarded(client.send(call.evalsha().getDelegate())
+                .recover(e -> isNoScript(e) ? client.send(call.eval().getDelegate()) : Future.failedFuture(e)),
+                REPLY_TIMEOUT);
+    }
+
+    /** The commands pipelined (one write per hash slot of their keys); replies in command order. */
+    public Future<List<Response>> batch(List<KeyedCommand> commands) {
+        return guarded(bySlot(commands, KeyedCommand::slot,
+                group -> client.batch(group.stream().map(c -> c.request().getDelegate()).toList())), REPLY_TIMEOUT);
+    }
+
+    /**
+     * Script calls pipelined (one write per hash slot), each slot's pipeline followed by
+     * {@code after} on the same connection; {@code check} gets each slot's replies, those of
+     * {@code after} last, and returns the calls' own (or fails). On NOSCRIPT a slot's calls are
+     * sent again as EVAL: only for calls that are safe to run again as a group.
+     */
+    public Future<List<Response>> scripts(List<ScriptCall> calls, List<Request> after,
+            UnaryOperator<List<Response>> check) {
+        return guarded(bySlot(calls, ScriptCall::slot, group -> client.batch(requests(group, ScriptCall::evalsha, after))
+                .recover(e -> isNoScript(e) ? client.batch(requests(group, ScriptCall::eval, after)) : Future.failedFuture(e))
+                .map(check)), REPLY_TIMEOUT);
+    }
+
+    /** A single reply starts with NOSCRIPT; a pipeline's failure reads "ERR [i] NOSCRIPT ...". */
+    public static boolean isNoScript(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT No matching script")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<Request> requests(List<ScriptCall> group,
+            Function<ScriptCall, io.vertx.mutiny.redis.client.Request> request, List<Request> after) {
+        List<Request> requests = new ArrayList<>(group.size() + after.size());
+        group.forEach(call -> requests.add(request.apply(call).getDelegate()));
+        requests.addAll(after);
+        return requests;
+    }
+
+    /** Groups the items by hash slot, sends each group as one pipeline, puts the replies back in order. */
+    private static <T> Future<List<Response>> bySlot(List<T> items, ToIntFunction<T> slot,
+            Function<List<T>, Future<List<Response>>> sender) {
+        if (items.isEmpty()) {
+            return Future.succeededFuture(List.of());
+        }
+        Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+        for (int i = 0; i < items.size(); i++) {
+            bySlot.computeIfAbsent(slot.applyAsInt(items.get(i)), s -> new ArrayList<>()).add(i);
+        }
+        if (bySlot.size() == 1) {
+            return sender.apply(items);
+        }
+        List<List<Integer>> groups = new ArrayList<>(bySlot.values());
+        List<Future<List<Response>>> writes = new ArrayList<>();
+        for (List<Integer> group : groups) {
+            writes.add(sender.apply(group.stream().map(items::get).toList()));
+        }
+        return Future.all(writes).map(all -> {
+            Response[] ordered = new Response[items.size()];
+            for (int g = 0; g < groups.size(); g++) {
+                List<Response> replies = all.resultAt(g);
+                for (int k = 0; k < groups.get(g).size(); k++) {
+                    ordered[groups.get(g).get(k)] = replies.get(k);
+                }
+            }
+            return Arrays.asList(ordered);
+        });
+    }
+
+    private <T> Future<T> guarded(Future<T> reply, Duration timeout) {
+        return reply.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                .recover(e -> Future.failedFuture(refusals.failure(e)));
+    }
+}

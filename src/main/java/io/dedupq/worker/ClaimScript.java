@@ -1,0 +1,94 @@
+package io.dedupq.worker;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
+import io.vertx.mutiny.redis.client.Response;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * claim.lua's arguments and reply, the only place that knows their positions: callers build a
+ * {@link Call} and read a {@link Reply} by name.
+ */
+public final class ClaimScript {
+
+    private static final int OUTCOME_FIELDS = 7;
+    private static final int CLAIM_FIELDS = 5;
+
+    private ClaimScript() {
+    }
+
+    /**
+     * One call for {@code partition} by {@code worker}.
+     *
+     * @param max          most tasks to claim, 0 for none (a {@code moved} copy counts toward it)
+     * @param moved        an envelope BLMOVE already put in the processing list, or null
+     * @param lockTtlMillis          the lock's TTL
+     * @param freshnessMillis        a heartbeat older than this (by Redis's clock) claims nothing
+     * @param dedupWindowMillis      how long the done marker and a finished task's hash stay
+     * @param outcomes     finished executions to record first
+     */
+    public record Call(String partition, String worker, String queue, int max, String moved, long lockTtlMillis,
+            long freshnessMillis, long dedupWindowMillis, List<Outcome> outcomes) {
+
+        public ScriptCall script(RedisKeys keys) {
+            List<String> args = new ArrayList<>(8 + OUTCOME_FIELDS * outcomes.size());
+            args.add(keys.base(partition));
+            args.add(worker);
+            args.add(queue);
+            args.add(Integer.toString(max));
+            args.add(Long.toString(lockTtlMillis));
+            args.add(Long.toString(freshnessMillis));
+            args.add(moved == null ? "" : moved);
+            args.add(Long.toString(dedupWindowMillis));
+            for (Outcome o : outcomes) {
+                args.add(o.claim().id());
+                args.add(o.claim().envelope());
+                args.add(o.claim().token());
+                args.add(o.status().wire());
+                args.add(o.detail());
+                args.add(o.next());
+                args.add(Long.toString(o.delay()));
+            }
+            return new ScriptCall(LuaScript.CLAIM,
+                    List.of(keys.pending(partition), keys.processing(partition, worker), keys.fence(partition),
+                            keys.stats(partition), keys.dead(partition), keys.workers(partition), keys.delayed(partition)),
+                    args);
+        }
+    }
+
+    /** A copy dropped instead of run: its type and why (done, locked or stale). */
+    public record Dropped(String type, String reason) {
+    }
+
+    /**
+     * @param recorded     per outcome of the call, in order: true when recorded, false when that
+     *                     execution had lost its task to a newer one
+     * @param registered   false when this worker's heartbeat was stale and nothing was claimed
+     * @param drained      pending ran empty (or no claim was asked for)
+     * @param deadLettered unparseable envelopes moved to the dead list
+     * @param dropped      copies dropped as duplicates
+     * @param claims       the copies now this worker's to run
+     */
+    public record Reply(List<Boolean> recorded, boolean registered, boolean drained, long deadLettered,
+            List<Dropped> dropped, List<Claim> claims) {
+
+        public static Reply read(Response reply) {
+            List<Boolean> recorded = new ArrayList<>();
+            reply.get(0).forEach(r -> recorded.add(r.toInteger() == 1));
+            List<Dropped> dropped = new ArrayList<>();
+            Response pairs = reply.get(4);
+            for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                dropped.add(new Dropped(pairs.get(i).toString(), pairs.get(i + 1).toString()));
+            }
+            List<Claim> claims = new ArrayList<>();
+            for (int i = 5; i + CLAIM_FIELDS - 1 < reply.size(); i += CLAIM_FIELDS) {
+                claims.add(new Claim(reply.get(i).toString(), reply.get(i + 4).toString(), reply.get(i + 1).toString(),
+                        reply.get(i + 2).toString(), reply.get(i + 3).toLong()));
+            }
+            return new Reply(recorded, reply.get(1).toInteger() == 1, reply.get(2).toInteger() == 1,
+                    reply.get(3).toLong(), dropped, claims);
+        }
+    }
+}

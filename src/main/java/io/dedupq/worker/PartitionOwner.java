@@ -1,0 +1,475 @@
+package io.dedupq.worker;
+
+import io.dedupq.config.DedupqConfig;
+import io.dedupq.health.RedisMemory;
+import io.dedupq.metrics.TaskMetrics;
+import io.dedupq.queue.EventLoopRedis;
+import io.dedupq.queue.QueuePartitions;
+import io.dedupq.queue.RedisGateway;
+import io.dedupq.queue.RedisFullException;
+import io.dedupq.queue.RedisKeys;
+import io.vertx.core.Future;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
+
+/**
+ * The one owner of a queue partition on this worker. It holds the partition's handler slots and
+ * makes every claim, on the worker's event loop ({@link EventLoopRedis}): each call of claim.lua
+ * records the outcomes that are waiting and claims as many tasks as there are free slots, so
+ * under load the slots pass from finished tasks to new ones in one round trip. With pending
+ * empty it blocks on BLMOVE (one call at a time), and outcomes keep going out meanwhile.
+ * Handlers that block run on the partition's handler threads, the others on the loop; either way
+ * the outcome comes back to the loop, and the slot is free once the outcome is recorded: the
+ * copy is in the processing list until then.
+ *
+ * <p>Everything but the three flags read by other threads ({@link #claiming}, {@link #finishing},
+ * {@link #lastTurn}) is touched on the loop only, so the slot count is a plain int. Up to
+ * {@value #MAX_IN_FLIGHT} calls are in flight, so that Redis runs one while the loop reads
+ * another's reply; outcomes that arrive meanwhile go together in the next call.
+ *
+ * <p>A call that fails may have claimed copies whose reply is lost: they sit in this worker's
+ * processing list with nothing running them. Then (and once a minute in case one was missed)
+ * the owner sweeps: with no claim in flight it reads the list and requeues every copy that it
+ * does not run. Outcomes of a failed call are sent again with backoff until they land (the
+ * handlers ran; claim.lua recognises an outcome it already recorded) or shutdown gives up on
+ * them, when their copies are requeued instead.
+ */
+public final class PartitionOwner {
+
+    private static final Logger LOG = Logger.getLogger(PartitionOwner.class);
+    private static final Backoff ERROR_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
+    private static final Duration HEARTBEAT_WAIT = Duration.ofMillis(100);
+    private static final Duration SWEEP_EVERY = Duration.ofMinutes(1);
+    /** Most outcomes in one call: bounds the script's run time and the reply. */
+    static final int MAX_GROUP = 256;
+    static final int MAX_IN_FLIGHT = 4;
+
+    private final String partition;
+    private final DedupqConfig.QueueConfig settings;
+    private final Collaborators with;
+    private final ExecutorService handlers;
+
+    /** Slots neither running a task, nor waiting for its outcome to be recorded, nor reserved by a claim in flight. */
+    private int free;
+    private final Map<String, Claim> running = new HashMap<>();
+    private final ArrayDeque<Outcome> outbox = new ArrayDeque<>();
+    /** Outcomes from any thread, moved to {@link #outbox} on the loop; one drain queued at a time. */
+    private final Queue<Outcome> arrivals = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean drainQueued = new AtomicBoolean();
+    private int callsInFlight;
+    private int claimsInFlight;
+    private boolean blocking;
+    private boolean drained;
+    /** A backoff or heartbeat wait is under way: nothing is sent until its timer fires. */
+    private boolean waiting;
+    /** Redis refused a claim for want of memory: outcomes go on alone until the backoff passes. */
+    private boolean claimsHeld;
+    private int failures;
+    private boolean sweepWanted = true;
+    private boolean sweeping;
+    private long lastSweep;
+    private boolean memoryCheckUnderWay;
+    private final CompletableFuture<Void> idle = new CompletableFuture<>();
+
+    private volatile boolean claiming = true;
+    private volatile boolean finishing = true;
+    private volatile long lastTurn = System.nanoTime();
+
+    /** The beans an owner works with, shared by the owners of all partitions. */
+    public record Collaborators(EventLoopRedis loop, RedisKeys keys, WorkerIdentity worker, DedupqConfig config,
+            TaskRunner runner, Requeuer requeuer, TaskMetrics metrics, RedisMemory memory) {
+    }
+
+    public PartitionOwner(String partition, DedupqConfig.QueueConfig settings, Collaborators with) {
+        this.partition = partition;
+        this.settings = settings;
+        this.with = with;
+        this.free = settings.concurrency();
+        AtomicInteger n = new AtomicInteger();
+        this.handlers = Executors.newFixedThreadPool(settings.concurrency(), r -> {
+            Thread t = new Thread(r, "dedupq-" + partition + "-handler-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public String partition() {
+        return partition;
+    }
+
+    public void start() {
+        with.loop().schedule(this::pump);
+    }
+
+    /**
+     * True when claiming has not come round for longer than {@code limit}: every handler slot held
+     * by handlers that do not return, or a call that never ends. Liveness reports it; after
+     * {@link #stopClaiming()} an owner is never stalled.
+     */
+    public boolean stalled(Duration limit) {
+        return claiming && System.nanoTime() - lastTurn > limit.toNanos();
+    }
+
+    /**
+     * Stops claiming. A BLMOVE under way is not cut short (Redis would still move a copy into our
+     * list); the copy it brings stays in the list for the shutdown to requeue.
+     */
+    public void stopClaiming() {
+        claiming = false;
+        with.loop().schedule(this::pump);
+    }
+
+    /**
+     * Waits until {@code deadline} (nanotime) for running handlers, the recording of their
+     * outcomes and a BLMOVE under way; true when all finished.
+     */
+    public boolean awaitHandlers(long deadline) throws InterruptedException {
+        try {
+            idle.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        } finally {
+            handlers.shutdown();
+        }
+    }
+
+    /** Gives up on what still runs: outcome writes stop retrying, handler threads are interrupted. */
+    public void abandon() {
+        finishing = false;
+        handlers.shutdownNow();
+        with.loop().schedule(this::pump);
+    }
+
+    /** Called from any thread with the outcome of a task this owner started. */
+    private void finished(Outcome outcome) {
+        arrivals.add(outcome);
+        if (drainQueued.compareAndSet(false, true)) {
+            // queued even on the loop: what the loop's current task finishes goes in one call
+            with.loop().schedule(this::drainArrivals);
+        }
+    }
+
+    private void drainArrivals() {
+        drainQueued.set(false);
+        for (Outcome o; (o = arrivals.poll()) != null; ) {
+            outbox.add(o);
+        }
+        pump();
+    }
+
+    /** Sends what can be sent now; runs on the loop after every event that may allow more. */
+    private void pump() {
+        if (!finishing) {
+            giveUpOnOutbox();
+        }
+        if (sweepDue() && !sweeping && claimsInFlight == 0 && !blocking && !waiting) {
+            sweep();
+            return;
+        }
+        while (!waiting && callsInFlight < MAX_IN_FLIGHT) {
+            int claim = claimable(!outbox.isEmpty());
+            if (outbox.isEmpty() && claim == 0) {
+                break;
+            }
+            // what waits is spread over the free calls: Redis runs one while the loop reads another's reply
+            int size = Math.min(MAX_GROUP, (outbox.size() + MAX_IN_FLIGHT - callsInFlight - 1)
+                    / (MAX_IN_FLIGHT - callsInFlight));
+            List<Outcome> group = new ArrayList<>(size);
+            while (group.size() < size && !outbox.isEmpty()) {
+                group.add(outbox.poll());
+            }
+            free -= claim;
+            send(group, claim, null);
+        }
+        if (drained && free > 0 && claiming && !claimsHeld && !blocking && claimsInFlight == 0 && !waiting && !sweepDue()
+                && claimsAllowed()) {
+            block();
+        }
+        if (free > 0) {
+            // a free slot: whatever else holds this owner up, it is not handlers that never return
+            lastTurn = System.nanoTime();
+            if (claiming && callsInFlight == 0 && !blocking && !waiting && !sweeping) {
+                // nothing under way that will call back (Redis evicts, say): look again shortly
+                waitFor(HEARTBEAT_WAIT);
+            }
+        }
+        if (!claiming && callsInFlight == 0 && !blocking && !sweeping && outbox.isEmpty() && arrivals.isEmpty()
+                && running.isEmpty()) {
+            idle.complete(null);
+        }
+    }
+
+    /**
+     * How many tasks the next call may claim: 0 while stopping, waiting, sweeping or out of
+     * slots. A call without outcomes claims only while pending is not known to be empty (then
+     * BLMOVE waits); one with outcomes always asks, which costs claim.lua one empty LMOVE.
+     */
+    private int claimable(boolean withOutcomes) {
+        if (!claiming || claimsHeld || free == 0 || sweepDue() || (drained && !withOutcomes) || !claimsAllowed()) {
+            return 0;
+        }
+        return Math.min(free, settings.batch());
+    }
+
+    private void send(List<Outcome> group, int claim, String moved) {
+        callsInFlight++;
+        if (claim > 0) {
+            claimsInFlight++;
+            lastTurn = System.nanoTime();
+        }
+        ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), QueuePartitions.queueOf(partition),
+                claim, moved, settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
+                settings.dedupWindow().toMillis(), group);
+        with.loop().script(call.script(with.keys())).onComplete(sent -> {
+            callsInFlight--;
+            if (claim > 0) {
+                claimsInFlight--;
+            }
+            ClaimScript.Reply reply = null;
+            Throwable failure = sent.cause();
+            if (sent.succeeded()) {
+                try {
+                    reply = ClaimScript.Reply.read(Response.newInstance(sent.result()));
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+            }
+            if (reply != null) {
+                answered(group, claim, reply);
+            } else {
+                failed(group, claim, failure);
+            }
+            pump();
+        });
+    }
+
+    private void answered(List<Outcome> group, int claim, ClaimScript.Reply reply) {
+        failures = 0;
+        for (int i = 0; i < group.size(); i++) {
+            release(group.get(i));
+            with.runner().recorded(partition, group.get(i), reply.recorded().get(i));
+        }
+        if (claim == 0) {
+            return;
+        }
+        lastTurn = System.nanoTime();
+        reply.dropped().forEach(d -> with.metrics().skipped(partition, d.type(), d.reason()));
+        with.metrics().unparseable(partition, reply.deadLettered());
+        free += claim - reply.claims().size();
+        if (!reply.registered()) {
+            // no fresh heartbeat yet (starting, or back from a long pause): wait for the next beat
+            waitFor(HEARTBEAT_WAIT);
+            return;
+        }
+        drained = reply.drained();
+        reply.claims().forEach(this::start);
+    }
+
+    private void failed(List<Outcome> group, int claim, Throwable failure) {
+        LOG.warnf("queue %s: claim.lua failed (%s); backing off", partition, failure.getMessage());
+        if (claim > 0) {
+            free += claim;
+            // the reply may be lost with copies of ours in it
+            sweepWanted = true;
+        }
+        // in front of what came later, in their order
+        for (int i = group.size() - 1; i >= 0; i--) {
+            outbox.addFirst(group.get(i));
+        }
+        Duration backoff = ERROR_BACKOFF.delay(failures++);
+        if (failure instanceof RedisFullException && claim > 0) {
+            // a full Redis refuses claim.lua at the claim's first write, before any outcome: the
+            // outcomes go again at once without a claim, whose first write Redis never refuses
+            holdClaims(backoff);
+        } else {
+            waitFor(backoff);
+        }
+    }
+
+    private void holdClaims(Duration delay) {
+        if (claimsHeld) {
+            return;
+        }
+        claimsHeld = true;
+        with.loop().later(delay.toMillis(), () -> {
+            claimsHeld = false;
+            pump();
+        });
+    }
+
+    /** At shutdown's end: outcomes that could not be recorded; their copies are requeued with the rest. */
+    private void giveUpOnOutbox() {
+        for (Outcome o; (o = outbox.poll()) != null; ) {
+            LOG.errorf("queue %s: outcome of task %s was not recorded; its copy goes back to pending", partition,
+                    o.claim().id());
+            release(o);
+        }
+    }
+
+    private void release(Outcome outcome) {
+        running.remove(outcome.claim().token());
+        free++;
+    }
+
+    /**
+     * Hands the claim to a handler thread, or runs it on the loop when its handler never blocks.
+     * Once the handlers are shut down (a claim answered at the very end) the copy stays in our
+     * list for the shutdown to requeue.
+     */
+    private void start(Claim claim) {
+        running.put(claim.token(), claim);
+        Runnable execute = () -> finished(with.runner().run(partition, claim));
+        try {
+            if (with.runner().blocking(claim)) {
+                handlers.execute(execute);
+            } else if (handlers.isShutdown()) {
+                throw new RejectedExecutionException("queue " + partition + " is shut down");
+            } else {
+                with.loop().schedule(execute);
+            }
+        } catch (RejectedExecutionException e) {
+            running.remove(claim.token());
+            free++;
+        }
+    }
+
+    /** Waits for one envelope with one slot; when it comes, claims it and as many more as slots are free. */
+    private void block() {
+        blocking = true;
+        free--;
+        lastTurn = System.nanoTime();
+        Duration wait = with.config().worker().blockTimeout();
+        Request blmove = Request.cmd(Command.BLMOVE).arg(with.keys().pending(partition))
+                .arg(with.keys().processing(partition, with.worker().id())).arg("RIGHT").arg("LEFT")
+                .arg(String.format(Locale.ROOT, "%.3f", wait.toMillis() / 1000.0));
+        with.loop().send(blmove.getDelegate(), wait.plus(RedisGateway.REPLY_TIMEOUT)).onComplete(moved -> {
+            blocking = false;
+            lastTurn = System.nanoTime();
+            if (moved.failed()) {
+                free++;
+                // a lost reply may have moved a copy into our list
+                sweepWanted = true;
+                LOG.warnf("queue %s: BLMOVE failed (%s); backing off", partition, moved.cause().getMessage());
+                waitFor(ERROR_BACKOFF.delay(failures++));
+            } else if (moved.result() == null || !claiming) {
+                // nothing came, or we are stopping: a copy it brought is requeued by the shutdown
+                free++;
+                drained = moved.result() == null;
+            } else {
+                drained = false;
+                int extra = Math.min(free, settings.batch() - 1);
+                free -= extra;
+                send(List.of(), 1 + extra, moved.result().toString());
+            }
+            pump();
+        });
+    }
+
+    private boolean sweepDue() {
+        return sweepWanted || System.nanoTime() - lastSweep > SWEEP_EVERY.toNanos();
+    }
+
+    /**
+     * Requeues the copies in our processing list that nothing here runs. No claim is in flight,
+     * so every copy we own is in {@link #running}, taken now: an outcome recorded meanwhile only
+     * removes a copy the sweep leaves alone anyway.
+     */
+    private void sweep() {
+        sweeping = true;
+        Map<String, Integer> inFlight = new HashMap<>();
+        List<String> tokens = new ArrayList<>();
+        for (Claim claim : running.values()) {
+            inFlight.merge(claim.envelope(), 1, Integer::sum);
+            tokens.add(claim.token());
+        }
+        Request list = Request.cmd(Command.LRANGE).arg(with.keys().processing(partition, with.worker().id())).arg(0).arg(-1);
+        with.loop().send(list.getDelegate(), RedisGateway.REPLY_TIMEOUT).compose(copies -> {
+            List<String> orphans = new ArrayList<>();
+            copies.forEach(copy -> {
+                if (inFlight.merge(copy.toString(), -1, Integer::sum) < 0) {
+                    orphans.add(copy.toString());
+                }
+            });
+            return orphans.isEmpty() ? Future.succeededFuture(List.<String>of())
+                    : with.loop().script(with.requeuer().given(partition, orphans, tokens))
+                            .map(reply -> Requeuer.types(Response.newInstance(reply)));
+        }).onComplete(swept -> {
+            sweeping = false;
+            if (swept.succeeded()) {
+                if (!swept.result().isEmpty()) {
+                    LOG.infof("queue %s: requeued %d copies that nothing here was running", partition,
+                            swept.result().size());
+                }
+                sweepWanted = false;
+                lastSweep = System.nanoTime();
+            } else {
+                LOG.debugf("queue %s: sweep of own copies postponed: %s", partition, swept.cause().getMessage());
+                waitFor(ERROR_BACKOFF.delay(failures++));
+            }
+            pump();
+        });
+    }
+
+    /**
+     * False while Redis evicts ({@link RedisMemory#unsafe}), and before the policy was ever read:
+     * then it is read on a handler thread (the loop never waits for Redis) and the owner asks again.
+     */
+    private boolean claimsAllowed() {
+        if (with.memory().latest() != null) {
+            return !with.memory().unsafe();
+        }
+        if (!memoryCheckUnderWay && !handlers.isShutdown()) {
+            memoryCheckUnderWay = true;
+            handlers.execute(() -> {
+                try {
+                    with.memory().check();
+                } catch (RuntimeException e) {
+                    LOG.debugf("queue %s: Redis memory policy not read yet: %s", partition, e.getMessage());
+                }
+                with.loop().schedule(() -> {
+                    memoryCheckUnderWay = false;
+                    if (with.memory().latest() == null) {
+                        waitFor(ERROR_BACKOFF.delay(failures++));
+                    } else {
+                        pump();
+                    }
+                });
+            });
+        }
+        return false;
+    }
+
+    private void waitFor(Duration delay) {
+        if (waiting) {
+            return;
+        }
+        waiting = true;
+        with.loop().later(delay.toMillis(), () -> {
+            waiting = false;
+            pump();
+        });
+    }
+}
