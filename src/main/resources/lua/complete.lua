@@ -17,9 +17,10 @@
   KEYS[3] delayed zset        {p:Q}:delayed
   KEYS[4] dead list           {p:Q}:dead
   ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
-  ARGV[2] dedup window (ms): how long the done marker and the task hash stay
+  ARGV[2] dedup window (ms): how long the done marker stays
   ARGV[3] worker id of these executions
-  ARGV[4 + 7k .. 10 + 7k]     one outcome (k = 0 .. N-1):
+  ARGV[4] result retention (ms, at most the window): how long a finished task's hash stays
+  ARGV[5 + 7k .. 11 + 7k]     one outcome (k = 0 .. N-1):
     id          the task id
     envelope    the envelope as claimed (removed from the processing list)
     token       lock token of this execution
@@ -35,7 +36,10 @@
   Returns one entry per outcome, in order: 1 when recorded, 0 when that execution had lost
   its task.
 ]]
-local base, window = ARGV[1], ARGV[2]
+local base, window, retention = ARGV[1], ARGV[2], ARGV[4]
+-- the done marker holds the outcome as a small integer: Redis shares those, so it costs no value
+-- of its own (enqueue.lua and QueueStore read it back: 1 succeeded, 2 failed, 3 dead, 4 cancelled)
+local MARKS = { succeeded = '1', failed = '2', dead = '3' }
 local prefix = ARGV[3] .. ':'
 local time = redis.call('TIME')
 local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
@@ -85,14 +89,14 @@ local function complete(id, envelope, token, outcome, detail, nextRecord, delay)
     redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now)
   end
   redis.call('HDEL', taskKey, 'token', 'worker', 'nextAttemptAt')
-  redis.call('SET', base .. 'done:' .. id, outcome, 'PX', window)
-  redis.call('PEXPIRE', taskKey, window)
+  redis.call('SET', base .. 'done:' .. id, MARKS[outcome], 'PX', window)
+  redis.call('PEXPIRE', taskKey, retention)
   count(outcome)
   return 1
 end
 
 local replies = {}
-for i = 4, #ARGV, 7 do
+for i = 5, #ARGV, 7 do
   replies[#replies + 1] = complete(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
 end
 for field, n in pairs(counts) do

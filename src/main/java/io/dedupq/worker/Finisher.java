@@ -1,5 +1,6 @@
 package io.dedupq.worker;
 
+import io.dedupq.config.DedupqConfig;
 import io.dedupq.queue.EventLoopRedis;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.QueuePartitions;
@@ -182,10 +183,11 @@ public class Finisher {
         }
 
         private List<String> arguments(List<Outcome> group) {
-            List<String> args = new ArrayList<>(3 + 7 * group.size());
+            List<String> args = new ArrayList<>(4 + 7 * group.size());
             args.add(keys.base(queue));
             args.add(Long.toString(partitions.settings(queue).dedupWindow().toMillis()));
             args.add(worker.id());
+            args.add(Long.toString(DedupqConfig.QueueConfig.retention(partitions.settings(queue)).toMillis()));
             for (Outcome o : group) {
                 args.add(o.claim.id());
                 args.add(o.claim.envelope());

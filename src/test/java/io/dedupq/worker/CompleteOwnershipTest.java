@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
@@ -71,7 +72,7 @@ class CompleteOwnershipTest {
     /** One complete.lua call for all {@code outcomes} (same queue, same worker); its reply per outcome. */
     private List<Long> complete(String queue, String worker, List<Outcome> outcomes) {
         List<String> args = new ArrayList<>(List.of(keys.base(queue),
-                "60000", worker));
+                "60000", worker, "60000"));
         for (Outcome o : outcomes) {
             args.addAll(List.of(o.task().id(), o.task().envelope(), o.token(), o.outcome(), o.detail(), o.next(), DELAY));
         }
@@ -115,7 +116,7 @@ class CompleteOwnershipTest {
         assertEquals("succeeded", redis.hget(taskKey, "status"));
         assertEquals("{\"ok\":true}", redis.hget(taskKey, "result"));
         assertNull(redis.hget(taskKey, "token"));
-        assertEquals("succeeded", redis.get(keys.done(task.queue(), task.id())));
+        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(task.queue(), task.id()))));
         assertTrue(redis.pttl(keys.done(task.queue(), task.id())) > 0, "the done marker lasts the dedup window only");
         assertFalse(redis.exists(keys.lock(task.queue(), task.id())), "the lock is released");
         assertEquals(0, redis.llen(keys.processing(task.queue(), OWNER)));
@@ -153,7 +154,7 @@ class CompleteOwnershipTest {
         String taskKey = keys.task(task.queue(), task.id());
         assertEquals("failed", redis.hget(taskKey, "status"));
         assertEquals("refused", redis.hget(taskKey, "lastError"));
-        assertEquals("failed", redis.get(keys.done(task.queue(), task.id())));
+        assertEquals("failed", DoneMarker.outcome(redis.get(keys.done(task.queue(), task.id()))));
         assertEquals(List.of(record), redis.lrange(keys.dead(task.queue())));
         assertFalse(redis.exists(keys.lock(task.queue(), task.id())));
     }
@@ -208,7 +209,7 @@ class CompleteOwnershipTest {
         assertEquals(List.of(1L, 1L, 0L, 1L), replies, "recorded, recorded, lost, recorded");
         assertEquals("succeeded", redis.hget(keys.task(queue, ok.id()), "status"));
         assertEquals("{\"n\":1}", redis.hget(keys.task(queue, ok.id()), "result"));
-        assertEquals("succeeded", redis.get(keys.done(queue, ok.id())));
+        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(queue, ok.id()))));
         assertEquals("retrying", redis.hget(keys.task(queue, retry.id()), "status"));
         assertFalse(redis.exists(keys.done(queue, retry.id())), "a retrying task is not done");
         assertEquals("dead", redis.hget(keys.task(queue, dead.id()), "status"));
