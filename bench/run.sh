@@ -12,12 +12,14 @@
 #   SECTIONS="matrix" CONCURRENCIES="16" JOBS=5000 bench/run.sh   # a quick look
 #
 # Knobs (environment): JOBS=50000 DUP_RATIO=0.2 SEED=42 WARMUP=200000 LAT_PROBES=200 REPEATS=1
-# CONCURRENCIES="1 16 64" SECTIONS="matrix overlap dedupoff sql scaling wrk startup ceiling"
+# CONCURRENCIES="1 16 64" SECTIONS="matrix overlap dedupoff sql scaling wrk startup ceiling memory"
 # BULLMQ_VARIANTS="dedup-option dedup-jobid" (add "plain" for BullMQ without dedup)
 # HANDLERS="loop threads" (the no-op handler on the event loop and/or on handler threads)
 # WAIT_IDLE_PCT=0 WAIT_IDLE_MAX_S=60 (before each cell wait until the host is that idle)
 # WRK_SECONDS=10 WRK_WARMUP_SECONDS=20 WRK_CELLS="1@64 100@64 1000@8" (tasks per request@connections) TIMEOUT_S=300 SKIP_BUILD=0 DOC=docs/benchmarks.md
 # BULLMQ_SRC=../shared/bench/peers/bullmq (the peer; copied to target/bench/bullmq, npm ci there)
+# MEMORY_TASKS=100000 (the memory section: Redis memory per finished task, dedupq within its result
+#   retention and after it, BullMQ per completed job; bench/peer/memory.mjs)
 # BENCH_APP_PROPS="k=v,k=v" (extra system properties for every dedupq JVM)
 # BENCH_JVM_OPTS="-XX:+UseParallelGC" (options of every dedupq JVM; the default is the collector of docker/Dockerfile.jvm)
 # STARTUP_CACHE=1 (the measured pods with the image's JDK 25 AOT cache; docs/operations.md "Start-up cache")
@@ -38,7 +40,7 @@ build_variant() {
   ./mvnw -B -q -f target/it/bench/app/pom.xml -P"$1" -DskipTests package -Dmaven.repo.local=target/local-repo \
     -Dmaven.repo.local.tail="$(./mvnw -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout)"
 }
-SECTIONS=${SECTIONS:-matrix overlap dedupoff sql scaling wrk startup ceiling}
+SECTIONS=${SECTIONS:-matrix overlap dedupoff sql scaling wrk startup ceiling memory}
 export SECTIONS
 if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f $APP/quarkus-app/quarkus-run.jar ]; then
   echo "building the framework jar, bench/app and its dedup-off build, and the load generator ..." >&2
@@ -65,8 +67,8 @@ if [ -f "$BULLMQ_SRC/bench.mjs" ] && command -v npm >/dev/null; then
     chmod -R u+w "$PEER"
     (cd "$PEER" && npm ci --no-audit --no-fund --loglevel=error) >&2 || echo "npm ci failed: BullMQ is left out" >&2
   fi
-  # our add/addBulk rate driver runs from the peer's copy, where node resolves bullmq
-  cp bench/peer/add.mjs "$PEER/add.mjs"
+  # our add/addBulk rate and memory drivers run from the peer's copy, where node resolves bullmq
+  cp bench/peer/add.mjs bench/peer/memory.mjs "$PEER/"
   export BULLMQ_DIR=$PWD/$PEER
 else
   echo "BullMQ peer not found at $BULLMQ_SRC (or no npm): BullMQ is left out" >&2

@@ -3,7 +3,7 @@
 
   The task becomes terminal like a finished one: status cancelled, a done marker for the dedup
   window (a copy that still turns up is dropped by claim.lua as done, enqueue answers
-  duplicate), and the task hash expires with the window. Its waiting copies are taken out of
+  duplicate), and the task hash expires after the result retention. Its waiting copies are taken out of
   pending and delayed; finding them reads both (cost grows with their length). A running task
   or one already terminal is left as it is.
 
@@ -15,6 +15,7 @@
   ARGV[1] task id
   ARGV[2] now (ms)
   ARGV[3] dedup window (ms)
+  ARGV[4] result retention (ms, at most the window)
 
   Returns {code, status}: {1, "cancelled"} cancelled; {0, ""} no such task;
   {-1, <status>} not cancellable in that status (running, or already terminal).
@@ -40,7 +41,8 @@ end
 
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
 redis.call('HDEL', KEYS[1], 'nextAttemptAt')
-redis.call('SET', KEYS[2], 'cancelled', 'PX', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+-- 4 is cancelled among the done markers' outcome codes (claim.lua says why they are numbers)
+redis.call('SET', KEYS[2], '4', 'PX', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('HINCRBY', KEYS[5], 'cancelled', 1)
 return { 1, 'cancelled' }

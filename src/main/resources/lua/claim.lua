@@ -48,8 +48,9 @@
   ARGV[5] lock ttl (ms)
   ARGV[6] heartbeat freshness (ms): a worker whose heartbeat in KEYS[6] is older than this claims nothing
   ARGV[7] an envelope already moved to processing by BLMOVE (it counts toward ARGV[4]), or ""
-  ARGV[8] dedup window (ms): how long the done marker and a finished task's hash stay
-  ARGV[9 + 7k .. 15 + 7k]     one outcome (k = 0 .. N-1):
+  ARGV[8] dedup window (ms): how long the done marker stays
+  ARGV[9] result retention (ms, at most the window): how long a finished task's hash stays
+  ARGV[10 + 7k .. 16 + 7k]    one outcome (k = 0 .. N-1):
     id          the task id
     envelope    the envelope as claimed (removed from the processing list)
     token       lock token of that execution
@@ -67,7 +68,10 @@
     claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
 local base, worker, queue, limit, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
-local moved, window = ARGV[7], ARGV[8]
+local moved, window, retention = ARGV[7], ARGV[8], ARGV[9]
+-- the done marker holds the outcome as a small integer: Redis shares those, so it costs no value
+-- of its own (enqueue.lua and QueueStore read it back: 1 succeeded, 2 failed, 3 dead, 4 cancelled)
+local MARKS = { succeeded = '1', failed = '2', dead = '3' }
 local time = redis.call('TIME')
 local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
 local now = string.format('%d', nowMs)
@@ -226,8 +230,8 @@ local function record(id, envelope, token, outcome, detail, nextRecord, delay)
     redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now)
   end
   redis.call('HDEL', taskKey, 'token', 'worker', 'nextAttemptAt')
-  redis.call('SET', base .. 'done:' .. id, outcome, 'PX', window)
-  redis.call('PEXPIRE', taskKey, window)
+  redis.call('SET', base .. 'done:' .. id, MARKS[outcome], 'PX', window)
+  redis.call('PEXPIRE', taskKey, retention)
   count(outcome)
   return 1
 end
@@ -238,7 +242,7 @@ local registered, drained = claimTasks()
 if dead > 0 then count('unparseable', dead) end
 
 local recorded = {}
-for i = 9, #ARGV, 7 do
+for i = 10, #ARGV, 7 do
   recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
 end
 

@@ -303,6 +303,22 @@ public interface DedupqConfig {
         @WithDefault("24h")
         Duration dedupWindow();
 
+        /**
+         * How long a finished task's result and details (its hash: result, lastError, timestamps,
+         * attempts) are kept. After it, only its outcome is remembered for the rest of the dedup
+         * window, so a long window costs little memory per task. Cut to the dedup window where longer.
+         */
+        @WithDefault("1h")
+        Duration resultRetention();
+
+        /**
+         * {@link #resultRetention()} cut to {@link #dedupWindow()}: a hash outliving its done marker
+         * would let a resubmission see a finished task whose id is free again.
+         */
+        static Duration retention(QueueConfig queue) {
+            return queue.resultRetention().compareTo(queue.dedupWindow()) > 0 ? queue.dedupWindow() : queue.resultRetention();
+        }
+
         /** Executions before a retryable failure becomes dead. */
         @WithDefault("5")
         int maxAttempts();

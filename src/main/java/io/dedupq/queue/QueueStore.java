@@ -119,16 +119,28 @@ public class QueueStore {
         return lookup(id);
     }
 
-    /** {@link #find} for a caller that runs under {@link RedisGuard} already (guards must not nest). */
+    /**
+     * {@link #find} for a caller that runs under {@link RedisGuard} already (guards must not nest).
+     * Reads each queue's task hash and done marker: once the result retention has passed, the
+     * marker alone answers, with the outcome only.
+     */
     Optional<TaskView> lookup(String id) {
+        List<String> queues = registry.queues();
         List<KeyedCommand> reads = new ArrayList<>();
-        for (String queue : registry.queues()) {
-            reads.add(HashFields.hmget(keys.task(partitions.forTask(queue, id), id), TASK_FIELDS));
+        for (String queue : queues) {
+            String partition = partitions.forTask(queue, id);
+            reads.add(HashFields.hmget(keys.task(partition, id), TASK_FIELDS));
+            reads.add(KeyedCommand.of(Command.GET, keys.done(partition, id)));
         }
-        for (Response reply : redis.batch(reads)) {
-            HashFields task = new HashFields(TASK_FIELDS, reply);
+        List<Response> replies = redis.batch(reads);
+        for (int q = 0; q < queues.size(); q++) {
+            HashFields task = new HashFields(TASK_FIELDS, replies.get(2 * q));
+            Response marker = replies.get(2 * q + 1);
             if (task.raw("status") != null) {
                 return Optional.of(view(task));
+            }
+            if (marker != null) {
+                return Optional.of(TaskView.outcome(id, queues.get(q), DoneMarker.outcome(marker.toString())));
             }
         }
         return Optional.empty();

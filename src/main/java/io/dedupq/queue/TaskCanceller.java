@@ -42,13 +42,17 @@ public class TaskCanceller {
         }
         String queue = task.get().queue();
         String partition = partitions.forTask(queue, id);
+        DedupqConfig.QueueConfig settings = config.queues().get(queue);
         Response reply = redis.script(LuaScript.CANCEL,
                 List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
                         keys.delayed(partition), keys.stats(partition)),
-                List.of(id, Long.toString(clock.millis()),
-                        Long.toString(config.queues().get(queue).dedupWindow().toMillis())));
+                List.of(id, Long.toString(clock.millis()), Long.toString(settings.dedupWindow().toMillis()),
+                        Long.toString(DedupqConfig.QueueConfig.retention(settings).toMillis())));
         int code = reply.get(0).toInteger();
-        // 0: the hash expired between the lookup and the script
-        return code == 0 ? Optional.empty() : Optional.of(new Cancelled(id, queue, code == 1, reply.get(1).toString()));
+        if (code != 0) {
+            return Optional.of(new Cancelled(id, queue, code == 1, reply.get(1).toString()));
+        }
+        // no hash: the lookup found only the outcome (the result retention passed), or the hash expired since
+        return task.get().outcomeOnly() ? Optional.of(new Cancelled(id, queue, false, task.get().status())) : Optional.empty();
     }
 }

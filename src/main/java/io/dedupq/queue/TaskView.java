@@ -1,15 +1,31 @@
 package io.dedupq.queue;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** A task's state as stored in its hash; timestamps are epoch milliseconds. */
+/**
+ * A task's state as stored in its hash; timestamps are epoch milliseconds. Once a finished task's
+ * result retention has passed, only its id, queue and outcome are left (from its done marker) until
+ * the dedup window ends: {@link #outcomeOnly()}.
+ */
 @RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record TaskView(String id, String queue, String type, String status, int attempts,
+public record TaskView(String id, String queue, String type, String status,
+        @Schema(description = "absent once only the outcome is left") Integer attempts,
         Long enqueuedAt, Long startedAt, Long finishedAt, Long nextAttemptAt, String lastError,
         @Schema(type = SchemaType.OBJECT, description = "what the handler returned (any JSON)") JsonNode result) {
+
+    static TaskView outcome(String id, String queue, String status) {
+        return new TaskView(id, queue, null, status, null, null, null, null, null, null, null);
+    }
+
+    /** True when the hash is gone and this is what the done marker kept: no type, attempts, times or result. */
+    @JsonIgnore
+    public boolean outcomeOnly() {
+        return attempts == null;
+    }
 }

@@ -26,14 +26,15 @@ public final class ClaimScript {
      * @param moved        an envelope BLMOVE already put in the processing list, or null
      * @param lockTtlMillis          the lock's TTL
      * @param freshnessMillis        a heartbeat older than this (by Redis's clock) claims nothing
-     * @param dedupWindowMillis      how long the done marker and a finished task's hash stay
-     * @param outcomes     finished executions to record first
+     * @param dedupWindowMillis      how long the done marker stays
+     * @param resultRetentionMillis  how long a finished task's hash stays (at most the window)
+     * @param outcomes     finished executions to record
      */
     public record Call(String partition, String worker, String queue, int max, String moved, long lockTtlMillis,
-            long freshnessMillis, long dedupWindowMillis, List<Outcome> outcomes) {
+            long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(8 + OUTCOME_FIELDS * outcomes.size());
+            List<String> args = new ArrayList<>(9 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
             args.add(queue);
@@ -42,6 +43,7 @@ public final class ClaimScript {
             args.add(Long.toString(freshnessMillis));
             args.add(moved == null ? "" : moved);
             args.add(Long.toString(dedupWindowMillis));
+            args.add(Long.toString(resultRetentionMillis));
             for (Outcome o : outcomes) {
                 args.add(o.claim().id());
                 args.add(o.claim().envelope());

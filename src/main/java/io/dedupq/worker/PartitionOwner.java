@@ -242,7 +242,7 @@ public final class PartitionOwner {
         }
         ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), QueuePartitions.queueOf(partition),
                 claim, moved, settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
-                settings.dedupWindow().toMillis(), group);
+                settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group);
         with.loop().script(call.script(with.keys())).onComplete(sent -> {
             callsInFlight--;
             if (claim > 0) {

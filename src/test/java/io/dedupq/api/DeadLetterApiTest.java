@@ -146,8 +146,9 @@ class DeadLetterApiTest {
     @Test
     void retryOfADeadLetterWhoseIdWasEnqueuedAgainIsAConflict() {
         String id = failedForGood();
-        // the hash expired and the id was submitted again as a new task, which succeeded
+        // the dedup window ended (hash and done marker expired) and the id was submitted again as a new task
         redis.del(keys.task(QUEUE, id));
+        redis.del(keys.done(QUEUE, id));
         submit(task(id, QUEUE, Map.of("failures", 0))).then().statusCode(202);
         awaitStatus(id, "succeeded");
         List<String> deadBefore = redis.lrange(keys.dead(QUEUE));

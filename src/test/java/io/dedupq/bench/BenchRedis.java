@@ -1,5 +1,6 @@
 package io.dedupq.bench;
 
+import io.dedupq.support.AppJvm;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
@@ -71,6 +72,25 @@ public final class BenchRedis implements AutoCloseable {
             }
         }
         return fields;
+    }
+
+    /**
+     * INFO memory's {@code used_memory} (bytes) after MEMORY PURGE and a second to settle; every
+     * reading of the memory section, dedupq's and BullMQ's, is this one.
+     */
+    public long usedMemory() {
+        send(Command.MEMORY, "PURGE");
+        AppJvm.sleep(1000);
+        return Long.parseLong(info("memory").get("used_memory"));
+    }
+
+    /** The number of keys, after one SCAN over all of them has deleted those whose expiry passed. */
+    public long keysAfterSweep() {
+        String cursor = "0";
+        do {
+            cursor = send(Command.SCAN, cursor, "COUNT", 1000).get(0).toString();
+        } while (!cursor.equals("0"));
+        return send(Command.DBSIZE).toLong();
     }
 
     /** CPU seconds the server has used so far (user + sys). */

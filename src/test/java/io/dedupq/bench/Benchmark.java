@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -60,7 +61,7 @@ public final class Benchmark {
     }
 
     private void runAll(RedisProcess redisProcess) throws IOException {
-        List<String> sections = List.of(env.getOrDefault("SECTIONS", "matrix overlap dedupoff sql scaling wrk startup ceiling")
+        List<String> sections = List.of(env.getOrDefault("SECTIONS", "matrix overlap dedupoff sql scaling wrk startup ceiling memory")
                 .trim().split("\\s+"));
         int repeats = Integer.parseInt(env.getOrDefault("REPEATS", "1"));
         int[] concurrencies = Arrays.stream(env.getOrDefault("CONCURRENCIES", "1 16 64").trim().split("\\s+"))
@@ -149,6 +150,20 @@ public final class Benchmark {
                     peerAdds.add(add);
                 }
             }
+            List<DedupqCell.Memory> memory = new ArrayList<>();
+            Bullmq.Memory peerMemory = null;
+            if (sections.contains("memory")) {
+                int tasks = Integer.parseInt(env.getOrDefault("MEMORY_TASKS", "100000"));
+                // the default retention, read when all have finished; then a short one, read after it
+                memory.add(dedupq.memory(tasks, Duration.ofHours(1), false, "memory-within"));
+                memory.add(dedupq.memory(tasks, Duration.ofSeconds(1), true, "memory-after"));
+                memory.forEach(m -> log("memory dedupq " + m));
+                if (peer != null) {
+                    redis.send(Command.FLUSHALL);
+                    peerMemory = peer.memory(redis, tasks);
+                    log("memory bullmq " + peerMemory);
+                }
+            }
             List<Ceiling.Row> ceiling = List.of();
             if (sections.contains("ceiling") && peerDir != null && Files.isRegularFile(peerDir.resolve("ceiling.sh"))) {
                 log("redis-benchmark ceiling ...");
@@ -156,7 +171,7 @@ public final class Benchmark {
                 ceiling = Ceiling.run(peerDir, Integer.parseInt(redisProcess.url().replaceAll(".*:", "")), settings.out());
             }
             String report = new ReportPage(settings, machine, repeats, idlePct, peerMissing, sections)
-                    .write(new Report(results), startup, wrk, peerAdds, ceiling);
+                    .write(new Report(results), startup, wrk, peerAdds, ceiling, memory, peerMemory);
             Files.writeString(settings.out().resolve("report.md"), report);
             log("report: " + settings.out().resolve("report.md"));
             if (env.containsKey("DOC")) {

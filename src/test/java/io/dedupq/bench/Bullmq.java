@@ -2,7 +2,10 @@ package io.dedupq.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.redis.client.Command;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -93,6 +96,48 @@ public final class Bullmq {
             return new AddRate(batch, inFlight, num(line, "seconds"), num(line, "jobs_per_s"), num(line, "node_cpu_pct"));
         } catch (IOException e) {
             throw new IllegalStateException("cannot run add.mjs: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** BullMQ's Redis memory per completed job, the keys its jobs added, and its queue's capped event stream. */
+    public record Memory(int jobs, double bytesPerJob, long keys, long eventStreamBytes) {
+    }
+
+    /**
+     * bench/peer/memory.mjs: {@code jobs} jobs with the deduplication option, processed and kept
+     * as completed; {@link BenchRedis#usedMemory} after its warm-up job and after it exited.
+     */
+    public Memory memory(BenchRedis redis, int jobs) {
+        Path log = settings.out().resolve("logs").resolve("bullmq-memory.log");
+        try {
+            Files.createDirectories(log.getParent());
+            ProcessBuilder builder = new ProcessBuilder("node", "memory.mjs").directory(dir.toFile())
+                    .redirectError(log.toFile());
+            builder.environment().putAll(Map.of("REDIS_URL", settings.redisUrl(), "JOBS", Integer.toString(jobs)));
+            Process node = builder.start();
+            BufferedReader out = new BufferedReader(new InputStreamReader(node.getInputStream()));
+            String warm = out.readLine();
+            if (warm == null || !warm.contains("\"warm\"")) {
+                throw new IllegalStateException("memory.mjs did not warm up; see " + log);
+            }
+            long keysBefore = redis.send(Command.DBSIZE).toLong();
+            long base = redis.usedMemory();
+            node.getOutputStream().write('\n');
+            node.getOutputStream().close();
+            JsonNode done = new ObjectMapper().readTree(out.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b)
+                    .orElseThrow(() -> new IllegalStateException("memory.mjs printed no result; see " + log)));
+            if (node.waitFor() != 0 || done.path("completed").asInt() != jobs) {
+                throw new IllegalStateException("memory.mjs failed (exit " + node.exitValue() + ", " + done + "); see " + log);
+            }
+            long keys = redis.send(Command.DBSIZE).toLong() - keysBefore;
+            double perJob = (redis.usedMemory() - base) / (double) jobs;
+            long events = redis.send(Command.MEMORY, "USAGE", "bull:peermem:events").toLong();
+            return new Memory(jobs, perJob, keys, events);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run memory.mjs: " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

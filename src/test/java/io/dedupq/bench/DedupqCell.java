@@ -185,6 +185,59 @@ public final class DedupqCell {
         }
     }
 
+    /** Redis memory per finished task in one run of {@link #memory}, and the keys its tasks added. */
+    public record Memory(int tasks, Duration retention, boolean afterRetention, double bytesPerTask, long keysAdded) {
+    }
+
+    /**
+     * The memory section: {@code tasks} unique tasks, ids {@code payment-2026-<n>} (14 to 18
+     * characters), by HTTP batch through the API pod to one worker whose queue keeps results for
+     * {@code retention}; {@link BenchRedis#usedMemory} once every task has finished or, with
+     * {@code afterRetention}, once the retention has passed too, less the reading before the
+     * tasks, per task. One task first loads the scripts and makes the queue's own keys; the
+     * handler's run records (the bench's evidence) are deleted before each reading.
+     */
+    public Memory memory(int tasks, Duration retention, boolean afterRetention, String tag) {
+        redis.send(Command.FLUSHALL);
+        List<AppJvm> workers = new ArrayList<>();
+        try {
+            with(settings, "", Map.of("dedupq.queues." + QUEUE + ".result-retention", retention.toMillis() + "ms"))
+                    .startWorkers(workers, 1, 16, tag);
+            Producer producer = new Producer(Producer.Mode.HTTP, redis, null, directApiPort);
+            Map<String, Long> before = stats();
+            producer.sendOne("payment-warm-up", 0);
+            awaitDrainedAndRecorded(before, 1);
+            if (afterRetention) {
+                AppJvm.sleep(retention.toMillis());
+            }
+            long keysBefore = redis.keysAfterSweep();
+            long base = redis.usedMemory();
+            int[] lids = new int[tasks];
+            Arrays.setAll(lids, i -> i);
+            before = stats();
+            for (int from = 0; from < tasks; from += settings.chunk()) {
+                producer.send(lids, from, Math.min(tasks, from + settings.chunk()), "payment-2026-");
+            }
+            awaitDrainedAndRecorded(before, tasks);
+            if (afterRetention) {
+                AppJvm.sleep(retention.toMillis() + 1000);
+            }
+            long keys = redis.keysAfterSweep() - keysBefore;
+            return new Memory(tasks, retention, afterRetention, (redis.usedMemory() - base) / (double) tasks, keys);
+        } finally {
+            workers.forEach(AppJvm::close);
+        }
+    }
+
+    /** Until {@code copies} more tasks succeeded and their run records arrived; then the records are deleted. */
+    private void awaitDrainedAndRecorded(Map<String, Long> before, long copies) {
+        if (!awaitDrained(before, copies)) {
+            throw new IllegalStateException(copies + " tasks did not finish within " + settings.timeoutSeconds() + " s");
+        }
+        awaitRunRecords(copies);
+        redis.send(Command.DEL, BASE + "bench-runs");
+    }
+
     /** Runs the warm-up workload (ids "w<n>") through the workers, then forgets its run records. */
     private void warmUp() {
         if (settings.warmup() <= 0) {

@@ -25,7 +25,7 @@ public final class ReportPage {
     }
 
     public String write(Report r, Map<String, Double> startup, List<Wrk.Result> wrk, List<Bullmq.AddRate> peerAdds,
-            List<Ceiling.Row> ceiling) {
+            List<Ceiling.Row> ceiling, List<DedupqCell.Memory> memory, Bullmq.Memory peerMemory) {
         r.line("## Run of " + machine.date() + "\n");
         r.line(String.format(Locale.ROOT, "- machine: %d cpus (`nproc`), %s, %d MiB RAM, %s", machine.cpus(),
                 machine.cpuModel(), machine.memMib(), machine.kernel()));
@@ -100,6 +100,33 @@ public final class ReportPage {
                     + Report.fmt(startup.get("api_ready_cpu_ms")) + " | "
                     + Report.fmt(startup.get("api_quarkus_started_ms")) + " | " + Report.fmt(startup.get("api_rss_mib"))
                     + " |\n");
+        }
+        if (!memory.isEmpty()) {
+            r.line("### Redis memory per finished task\n");
+            r.line(String.format(Locale.ROOT, "INFO memory `used_memory` after `MEMORY PURGE` and 1 s to settle: its "
+                    + "growth over %,d unique tasks (ids `payment-2026-<n>`, 14 to 18 characters) divided by their number. "
+                    + "The reading before them follows one warm-up task (scripts loaded, the queue's own keys made).%n",
+                    memory.get(0).tasks()));
+            r.line("| system | read when | bytes per task | keys added |");
+            r.line("|---|---|---:|---:|");
+            for (DedupqCell.Memory m : memory) {
+                r.line("| dedupq, result retention " + m.retention().toString().substring(2).toLowerCase(Locale.ROOT) + " | "
+                        + (m.afterRetention() ? "after the retention: done marker only, for the rest of the dedup window"
+                                : "every task finished: task hash and done marker")
+                        + " | " + Report.fmt(m.bytesPerTask()) + " | " + m.keysAdded() + " |");
+            }
+            if (peerMemory != null) {
+                r.line("| BullMQ, deduplication option | every job completed and kept (`removeOnComplete` default) | "
+                        + Report.fmt(peerMemory.bytesPerJob()) + " | " + peerMemory.keys() + " |");
+            }
+            r.line("");
+            r.line("dedupq: HTTP batches through the API pod, one worker (concurrency 16); a reading after the retention "
+                    + "is taken once a SCAN has deleted the expired hashes. The handler's run records (the bench's "
+                    + "evidence) are deleted before each reading."
+                    + (peerMemory == null ? "" : String.format(Locale.ROOT, " BullMQ: bench/peer/memory.mjs, `addBulk` of "
+                    + "1000 jobs per call, a no-op Worker at concurrency 16; its figure includes the queue's event stream, "
+                    + "capped at about 10,000 entries whatever the number of jobs: %,d bytes here (`MEMORY USAGE`).",
+                    peerMemory.eventStreamBytes())) + "\n");
         }
         if (!ceiling.isEmpty()) {
             r.line("### Redis ceiling (redis-benchmark, the peer's ceiling.sh, one pass)\n");

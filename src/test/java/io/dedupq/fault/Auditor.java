@@ -33,8 +33,8 @@ final class Auditor {
     }
 
     /**
-     * {@code hashesExpire}: the run is longer than the dedup window, so the hash of a task finished
-     * early is gone by the end. A missing hash is then no violation by itself (a hash gets its
+     * {@code hashesExpire}: the run is longer than the result retention (at most the dedup window),
+     * so the hash of a task finished early is gone by the end. A missing hash is then no violation by itself (a hash gets its
      * expiry only when the task finishes); the ledgers and vouchers still prove each task ran once.
      */
     Auditor(HttpApi api, RedisProbe redis, TaskPlan plan, Figures figures, boolean hashesExpire) {

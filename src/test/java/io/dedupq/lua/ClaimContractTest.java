@@ -52,7 +52,7 @@ class ClaimContractTest {
     }
 
     private Reply claim(int max, String moved) {
-        ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, max, moved, TTL, FRESHNESS, WINDOW, List.of())
+        ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, max, moved, TTL, FRESHNESS, WINDOW, WINDOW, List.of())
                 .script(keys);
         ClaimScript.Reply reply = ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
         List<String> dropped = new ArrayList<>();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
@@ -21,15 +22,17 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * claim.lua's outcomes (what complete.lua was): an outcome is recorded only by the execution that still owns its task (the
- * token in the task hash). Success and dead-lettering leave a done marker and a task hash that
- * expire with the dedup window; a retry goes to delayed at its due time; the lock is freed and
+ * claim.lua's outcomes (what complete.lua was): an outcome is recorded only by the execution
+ * that still owns its task (the token in the task hash). Success and dead-lettering leave a done
+ * marker (the outcome's code) that expires with the dedup window and a task hash that expires
+ * after the shorter result retention; a retry goes to delayed at its due time; the lock is freed and
  * the copy leaves the processing list. An execution that lost its task changes nothing of the
  * newer owner's, and a call sent again after its reply was lost changes nothing at all.
  */
 class CompleteContractTest {
 
     private static final long WINDOW = 86_400_000;
+    private static final long RETENTION = 3_600_000;
     private static final String WORKER = "w1";
 
     private final ScriptLab lab = ScriptLab.shared();
@@ -53,7 +56,8 @@ class CompleteContractTest {
                     o.detail(), o.nextRecord(), o.delay(), false));
         }
         // nothing to claim: only the outcomes part of claim.lua runs
-        ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, 0, null, 30_000, 10_000, WINDOW, sent).script(keys);
+        ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, 0, null, 30_000, 10_000, WINDOW, RETENTION,
+                sent).script(keys);
         ClaimScript.Reply reply = ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
         return reply.recorded().stream().map(recorded -> recorded ? 1L : 0L).toList();
     }
@@ -81,11 +85,14 @@ class CompleteContractTest {
     private void assertFinished(String id, String outcome) {
         assertFalse(lab.exists(keys.lock(queue, id)), "the lock is freed");
         assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)), "the copy left the processing list");
-        assertEquals(outcome, lab.get(keys.done(queue, id)), "the done marker makes later duplicates drop as done");
+        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(queue, id))),
+                "the done marker makes later duplicates drop as done");
+        assertEquals("int", lab.call("OBJECT", "ENCODING", keys.done(queue, id)).toString(),
+                "the outcome as a small integer, which Redis keeps with no allocation of its own");
         long marker = lab.pttl(keys.done(queue, id));
-        assertTrue(marker > 0 && marker <= WINDOW, "the done marker expires with the dedup window: " + marker);
+        assertTrue(marker > RETENTION && marker <= WINDOW, "the done marker expires with the dedup window: " + marker);
         long hash = lab.pttl(keys.task(queue, id));
-        assertTrue(hash > 0 && hash <= WINDOW, "the task hash expires with the dedup window: " + hash);
+        assertTrue(hash > 0 && hash <= RETENTION, "the task hash expires after the result retention: " + hash);
         Map<String, String> task = lab.hgetall(keys.task(queue, id));
         assertEquals(outcome, task.get("status"));
         long finishedAt = Long.parseLong(task.get("finishedAt"));
@@ -220,7 +227,7 @@ class CompleteContractTest {
         assertEquals("1", stat("succeeded"), "counted once");
         assertNull(stat("lost_locks"));
         assertEquals("w2:9", lab.get(keys.lock(queue, id)), "a foreign lock is never deleted");
-        assertEquals("succeeded", lab.get(keys.done(queue, id)));
+        assertEquals("succeeded", DoneMarker.outcome(lab.get(keys.done(queue, id))));
     }
 
     @Test
@@ -231,7 +238,7 @@ class CompleteContractTest {
 
         assertEquals(List.of(1L, 0L), complete(Outcome.succeeded(mine, "w1:5", ""), Outcome.succeeded(lost, "w1:6", "")));
 
-        assertEquals("succeeded", lab.get(keys.done(queue, mine)));
+        assertEquals("succeeded", DoneMarker.outcome(lab.get(keys.done(queue, mine))));
         assertFalse(lab.exists(keys.done(queue, lost)));
         assertEquals("1", stat("succeeded"));
         assertEquals("1", stat("lost_locks"));

@@ -3,7 +3,6 @@ package io.dedupq.lua;
 import static io.dedupq.support.Api.uniqueId;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
@@ -13,11 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * enqueue.lua: each id is accepted once per queue. A known id is a duplicate (same type and
- * payload digest) or a conflict (another one) and is not pushed again; a done marker left
- * without its task hash is cleared so the id runs again.
+ * payload digest) or a conflict (another one) and is not pushed again. Once the result
+ * retention has passed, the done marker alone makes the id a duplicate, answered with its outcome.
  */
 class EnqueueContractTest {
 
@@ -117,15 +118,18 @@ class EnqueueContractTest {
         assertEquals(List.of(), lab.lrange(keys.pending(queue)));
     }
 
-    @Test
-    void aDoneMarkerLeftWithoutItsTaskHashIsClearedAndTheIdRunsAgain() {
+    @ParameterizedTest(name = "marker {0} answers {1}")
+    @CsvSource({"1, succeeded", "2, failed", "3, dead", "4, cancelled", "succeeded, succeeded"})
+    void aDoneMarkerWithoutItsHashIsADuplicateAnsweredWithItsOutcome(String mark, String outcome) {
         Task task = task("d1");
-        lab.call("SET", keys.done(queue, task.id()), "succeeded", "PX", 60_000);
+        // the result retention passed: the hash is gone, the marker ("succeeded": written before the codes) stays
+        lab.call("SET", keys.done(queue, task.id()), mark, "PX", 60_000);
 
-        assertEquals(List.of("1", "queued"), enqueue(task));
+        assertEquals(List.of("0", outcome), enqueue(new Task(task.id(), "flaky", "another digest")));
 
-        assertFalse(lab.exists(keys.done(queue, task.id())), "or claim.lua would drop the new copy as done");
-        assertEquals(1, lab.lrange(keys.pending(queue)).size());
-        assertNull(stat("rejected_duplicates"));
+        assertEquals(List.of(), lab.lrange(keys.pending(queue)), "nothing is enqueued");
+        assertFalse(lab.exists(keys.task(queue, task.id())), "and no hash is made");
+        assertEquals(mark, lab.get(keys.done(queue, task.id())), "the marker is left as it was");
+        assertEquals("1", stat("rejected_duplicates"));
     }
 }

@@ -46,6 +46,11 @@ public final class ScriptLab {
         Runtime.getRuntime().addShutdownHook(new Thread(server::stop, "script-lab-stop"));
     }
 
+    /** A scratch server of the caller's own, for a test that needs a quiet one (it reads INFO memory). */
+    public static ScriptLab own() {
+        return new ScriptLab();
+    }
+
     /** The JVM's scratch server, started on first use. */
     public static synchronized ScriptLab shared() {
         if (shared == null) {

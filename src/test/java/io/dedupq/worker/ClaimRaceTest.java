@@ -89,7 +89,7 @@ class ClaimRaceTest {
         redis.zadd(keys.workers(queue), System.currentTimeMillis(), worker);
         while (true) {
             ClaimScript.Reply reply = ClaimScript.Reply.read(calls.script(
-                    new ClaimScript.Call(queue, worker, queue, 1, null, 60_000, 60_000, 60_000, List.of()).script(keys)));
+                    new ClaimScript.Call(queue, worker, queue, 1, null, 60_000, 60_000, 60_000, 60_000, List.of()).script(keys)));
             assertEquals(true, reply.registered(), worker + " is registered");
             duplicates += reply.dropped().size();
             dead += reply.deadLettered();

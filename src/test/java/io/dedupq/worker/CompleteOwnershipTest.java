@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
@@ -79,7 +80,7 @@ class CompleteOwnershipTest {
             sent.add(new io.dedupq.worker.Outcome(claim, "flaky", 0, TaskStatus.valueOf(o.outcome().toUpperCase(Locale.ROOT)),
                     o.detail(), o.next(), Long.parseLong(DELAY), false));
         }
-        ScriptCall call = new ClaimScript.Call(queue, worker, queue, 0, null, 60_000, 10_000, 60_000, sent).script(keys);
+        ScriptCall call = new ClaimScript.Call(queue, worker, queue, 0, null, 60_000, 10_000, 60_000, 60_000, sent).script(keys);
         return ClaimScript.Reply.read(redis.script(call.script(), call.keys(), call.args())).recorded().stream()
                 .map(recorded -> recorded ? 1L : 0L).toList();
     }
@@ -118,7 +119,7 @@ class CompleteOwnershipTest {
         assertEquals("succeeded", redis.hget(taskKey, "status"));
         assertEquals("{\"ok\":true}", redis.hget(taskKey, "result"));
         assertNull(redis.hget(taskKey, "token"));
-        assertEquals("succeeded", redis.get(keys.done(task.queue(), task.id())));
+        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(task.queue(), task.id()))));
         assertTrue(redis.pttl(keys.done(task.queue(), task.id())) > 0, "the done marker lasts the dedup window only");
         assertFalse(redis.exists(keys.lock(task.queue(), task.id())), "the lock is released");
         assertEquals(0, redis.llen(keys.processing(task.queue(), OWNER)));
@@ -156,7 +157,7 @@ class CompleteOwnershipTest {
         String taskKey = keys.task(task.queue(), task.id());
         assertEquals("failed", redis.hget(taskKey, "status"));
         assertEquals("refused", redis.hget(taskKey, "lastError"));
-        assertEquals("failed", redis.get(keys.done(task.queue(), task.id())));
+        assertEquals("failed", DoneMarker.outcome(redis.get(keys.done(task.queue(), task.id()))));
         assertEquals(List.of(record), redis.lrange(keys.dead(task.queue())));
         assertFalse(redis.exists(keys.lock(task.queue(), task.id())));
     }
@@ -211,7 +212,7 @@ class CompleteOwnershipTest {
         assertEquals(List.of(1L, 1L, 0L, 1L), replies, "recorded, recorded, lost, recorded");
         assertEquals("succeeded", redis.hget(keys.task(queue, ok.id()), "status"));
         assertEquals("{\"n\":1}", redis.hget(keys.task(queue, ok.id()), "result"));
-        assertEquals("succeeded", redis.get(keys.done(queue, ok.id())));
+        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(queue, ok.id()))));
         assertEquals("retrying", redis.hget(keys.task(queue, retry.id()), "status"));
         assertFalse(redis.exists(keys.done(queue, retry.id())), "a retrying task is not done");
         assertEquals("dead", redis.hget(keys.task(queue, dead.id()), "status"));

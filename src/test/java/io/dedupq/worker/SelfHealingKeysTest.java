@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * No id is ever blocked for good: after every path a task can take (success, retry,
- * dead-letter, a task hash that vanished while a copy waited or ran, a done marker left
- * without its hash) the lock is gone, the terminal markers expire with the dedup window, and
+ * dead-letter, a task hash that vanished while a copy waited or ran) the lock is gone, the
+ * terminal markers expire with the dedup window (a marker outliving its hash: RetentionApiTest), and
  * a new submission or a duplicate copy of the id behaves as README says. After each test no
  * lock key of the queues used here is left without a TTL. (Cancel: CancelApiTest.)
  */
@@ -130,18 +130,6 @@ class SelfHealingKeysTest {
         submit(task(id, queue, Map.of("failures", 0))).then().statusCode(202);
         awaitStatus(id, "succeeded");
         assertEquals(2, handler.executions(id).size());
-    }
-
-    @Test
-    void doneMarkerLeftWithoutItsHashDoesNotSwallowANewSubmission() {
-        String id = uniqueId("orphan-marker");
-        // the hash was evicted or deleted before the marker: the id is unknown again
-        redis.set(keys.done(FLAKY, id), "succeeded", 60_000);
-
-        submit(task(id, FLAKY, flaky(0))).then().statusCode(202);
-
-        awaitStatus(id, "succeeded");
-        assertEquals(1, handler.executions(id).size());
     }
 
     private void assertExpiresWithTheWindow(String queue, String id) {

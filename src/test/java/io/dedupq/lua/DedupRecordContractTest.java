@@ -1,0 +1,176 @@
+package io.dedupq.lua;
+
+import static io.dedupq.support.Api.uniqueId;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.queue.DoneMarker;
+import io.dedupq.queue.ScriptCall;
+import io.dedupq.queue.TaskStatus;
+import io.dedupq.worker.Claim;
+import io.dedupq.worker.ClaimScript;
+import io.dedupq.worker.Outcome;
+import io.vertx.mutiny.redis.client.Response;
+import java.util.Locale;
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.ScriptLab;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What is left of a finished task once its result retention has passed, through the scripts
+ * themselves (enqueue.lua, claim.lua, cancel.lua): the hash is gone, the done
+ * marker keeps the outcome for the dedup window, a copy on the list is dropped as done, and a
+ * resubmission is a duplicate answered with that outcome. And what it costs: at most 150 bytes of
+ * Redis memory per task, read from INFO memory on a Redis of this test's own.
+ */
+class DedupRecordContractTest {
+
+    private static final String WORKER = "w1";
+    private static final long WINDOW = 60_000;
+
+    private final ScriptLab lab = ScriptLab.shared();
+
+    /** The scripts' way from submission to outcome, for one queue of one lab. */
+    private record Pipeline(ScriptLab lab, String queue) {
+
+        RedisKeys keys() {
+            return lab.keys();
+        }
+
+        List<String> enqueue(List<String> ids, String digest) {
+            List<String> args = new ArrayList<>(List.of(keys().base(queue), queue, "1700000000000"));
+            for (String id : ids) {
+                args.addAll(List.of(id, "flaky", digest, Envelopes.flaky(id, 0)));
+            }
+            return ScriptLab.texts(lab.eval(LuaScript.ENQUEUE, List.of(keys().pending(queue), keys().stats(queue)), args));
+        }
+
+        /** claim.lua for up to {@code max} copies: the tasks it claimed. */
+        List<Claim> claim(int max) {
+            lab.call("ZADD", keys().workers(queue), lab.serverMillis(), WORKER);
+            return call(max, List.of(), WINDOW).claims();
+        }
+
+        void complete(List<Claim> claimed, String outcome, long retention) {
+            List<Outcome> outcomes = new ArrayList<>();
+            for (Claim c : claimed) {
+                boolean ok = outcome.equals("succeeded");
+                outcomes.add(new Outcome(c, "flaky", 0, TaskStatus.valueOf(outcome.toUpperCase(Locale.ROOT)),
+                        ok ? "{\"charged\":true}" : "gave up", ok ? "" : "{\"id\":\"" + c.id() + "\"}", 0, false));
+            }
+            call(0, outcomes, retention);
+        }
+
+        private ClaimScript.Reply call(int max, List<Outcome> outcomes, long retention) {
+            ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, max, null, 30_000, 10_000, WINDOW, retention,
+                    outcomes).script(keys());
+            return ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
+        }
+
+        /** Enqueued, claimed and finished with {@code outcome}, in calls of 100 tasks. */
+        void finish(List<String> ids, String outcome, long retention) {
+            for (int from = 0; from < ids.size(); from += 100) {
+                List<String> batch = ids.subList(from, Math.min(ids.size(), from + 100));
+                enqueue(batch, "d1");
+                complete(claim(batch.size()), outcome, retention);
+            }
+        }
+    }
+
+    private final Pipeline pipeline = new Pipeline(lab, uniqueId("record"));
+    private final RedisKeys keys = lab.keys();
+
+    private void awaitHashGone(String id) {
+        await().atMost(Duration.ofSeconds(5)).until(() -> !lab.exists(keys.task(pipeline.queue(), id)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"succeeded", "failed", "dead"})
+    void afterTheRetentionOnlyTheOutcomeIsLeftAndStillTurnsDuplicatesAway(String outcome) {
+        String id = uniqueId("t");
+        pipeline.finish(List.of(id), outcome, 50);
+
+        awaitHashGone(id);
+
+        String queue = pipeline.queue();
+        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(queue, id))), "the done marker keeps the outcome");
+        long left = lab.pttl(keys.done(queue, id));
+        assertTrue(left > WINDOW - 10_000 && left <= WINDOW, "for the rest of the dedup window: " + left);
+        assertEquals(List.of("0", outcome), pipeline.enqueue(List.of(id), "d1"), "a resubmission is a duplicate");
+        assertEquals(List.of(), lab.lrange(keys.pending(queue)), "and is not enqueued");
+        assertFalse(lab.exists(keys.task(queue, id)), "nor does it bring a hash back");
+        lab.call("LPUSH", keys.pending(queue), Envelopes.flaky(id, 0));
+        assertEquals(List.of(), pipeline.claim(1), "a copy pushed onto the list is dropped as done");
+        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)));
+        assertEquals("1", lab.hget(keys.stats(queue), "skipped_done"));
+    }
+
+    @Test
+    void aCancelledTaskKeepsItsOutcomeLikeAFinishedOne() {
+        String id = uniqueId("t");
+        String queue = pipeline.queue();
+        pipeline.enqueue(List.of(id), "d1");
+
+        Response reply = lab.eval(LuaScript.CANCEL, List.of(keys.task(queue, id), keys.done(queue, id),
+                keys.pending(queue), keys.delayed(queue), keys.stats(queue)),
+                List.of(id, "1700000000000", Long.toString(WINDOW), "50"));
+        assertEquals(1, reply.get(0).toInteger());
+        awaitHashGone(id);
+
+        assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(queue, id))));
+        assertTrue(lab.pttl(keys.done(queue, id)) > WINDOW - 10_000);
+        assertEquals(List.of("0", "cancelled"), pipeline.enqueue(List.of(id), "d1"));
+    }
+
+    @Test
+    void aFinishedTaskCostsAtMost150BytesOnceItsResultRetentionHasPassed() {
+        ScriptLab quiet = ScriptLab.own();
+        Pipeline own = new Pipeline(quiet, "payment");
+        // the scripts cached and the queue's own keys made before the first reading
+        own.finish(List.of("warm-up-1"), "succeeded", 1);
+        int n = 20_000;
+        List<String> ids = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            // ids of 10 to 20 characters
+            ids.add(String.format("pay-%0" + (6 + i % 11) + "d", i));
+        }
+        long before = usedMemory(quiet);
+
+        own.finish(ids, "succeeded", 1);
+        long markers = n + 1;
+        // besides the markers, the queue's stats, fence and workers keys stay
+        // each hash expired 1 ms after its task finished; SCAN deletes the expired keys it passes
+        await().atMost(Duration.ofSeconds(10)).until(() -> sweep(quiet) == markers + 3);
+        long perTask = (usedMemory(quiet) - before) / n;
+
+        assertTrue(perTask <= 150, "bytes of Redis memory per finished task after its result retention: " + perTask);
+    }
+
+    /** The keys left once a SCAN over all of them has deleted those whose expiry passed. */
+    private static long sweep(ScriptLab lab) {
+        String cursor = "0";
+        do {
+            cursor = lab.call("SCAN", cursor, "COUNT", 1000).get(0).toString();
+        } while (!cursor.equals("0"));
+        return lab.call("DBSIZE").toLong();
+    }
+
+    private static long usedMemory(ScriptLab lab) {
+        lab.call("MEMORY", "PURGE");
+        for (String line : lab.call("INFO", "memory").toString().split("\r\n")) {
+            if (line.startsWith("used_memory:")) {
+                return Long.parseLong(line.substring("used_memory:".length()));
+            }
+        }
+        throw new IllegalStateException("INFO memory has no used_memory");
+    }
+}
