@@ -85,7 +85,7 @@ public class DeadLetterStore {
     /** Puts the dead-lettered task back on pending under its id, as attempt 0. */
     @ApplyGuard(RedisGuard.NAME)
     public Result revive(String queue, String id) {
-        String partition = partitions.forTask(queue, id);
+        Partition partition = partitions.forTask(queue, id);
         Optional<String> record = find(partition, id);
         if (record.isEmpty()) {
             return new Result(Outcome.NOT_FOUND, null);
@@ -110,7 +110,7 @@ public class DeadLetterStore {
     /** Removes the task's record from the dead list; the task stays terminal. */
     @ApplyGuard(RedisGuard.NAME)
     public Result discard(String queue, String id) {
-        String partition = partitions.forTask(queue, id);
+        Partition partition = partitions.forTask(queue, id);
         Optional<String> record = find(partition, id);
         boolean removed = record.isPresent() && redis.script(LuaScript.DISCARD,
                 List.of(keys.task(partition, id), keys.dead(partition), keys.stats(partition)), List.of(record.get()))
@@ -119,13 +119,13 @@ public class DeadLetterStore {
     }
 
     /** The record of {@code id} as it is in its partition's dead list: the hash names it, else the newest match. */
-    private Optional<String> find(String queue, String id) {
-        Response named = redis.send(Request.cmd(Command.HGET).arg(keys.task(queue, id)).arg("deadRecord"));
+    private Optional<String> find(Partition partition, String id) {
+        Response named = redis.send(Request.cmd(Command.HGET).arg(keys.task(partition, id)).arg("deadRecord"));
         if (named != null) {
             return Optional.of(named.toString());
         }
         for (long start = 0; ; start += SCAN_PAGE) {
-            Response slice = redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(queue)).arg(start)
+            Response slice = redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(partition)).arg(start)
                     .arg(start + SCAN_PAGE - 1));
             for (Response raw : slice) {
                 if (id.equals(view(raw.toString()).id())) {

@@ -41,7 +41,7 @@ public class TaskCanceller {
             return Optional.empty();
         }
         String queue = task.get().queue();
-        String partition = partitions.forTask(queue, id);
+        Partition partition = partitions.forTask(queue, id);
         DedupqConfig.QueueConfig settings = config.queues().get(queue);
         Response reply = redis.script(LuaScript.CANCEL,
                 List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),

@@ -1,6 +1,7 @@
 package io.dedupq.worker;
 
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
@@ -32,14 +33,14 @@ public final class ClaimScript {
      * @param resultRetentionMillis  how long a finished task's hash stays (at most the window)
      * @param outcomes     finished executions to record
      */
-    public record Call(String partition, String worker, String queue, int max, String moved, long lockTtlMillis,
+    public record Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
             long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
 
         public ScriptCall script(RedisKeys keys) {
             List<String> args = new ArrayList<>(9 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
-            args.add(queue);
+            args.add(partition.queue());
             args.add(Integer.toString(max));
             args.add(Long.toString(lockTtlMillis));
             args.add(Long.toString(freshnessMillis));

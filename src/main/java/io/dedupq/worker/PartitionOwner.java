@@ -4,7 +4,7 @@ import io.dedupq.config.DedupqConfig;
 import io.dedupq.health.RedisMemory;
 import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.EventLoopRedis;
-import io.dedupq.queue.QueuePartitions;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisGateway;
 import io.dedupq.queue.RedisFullException;
 import io.dedupq.queue.RedisKeys;
@@ -64,7 +64,7 @@ public final class PartitionOwner {
     static final int MAX_GROUP = 256;
     static final int MAX_IN_FLIGHT = 4;
 
-    private final String partition;
+    private final Partition partition;
     private final DedupqConfig.QueueConfig settings;
     private final Collaborators with;
     private final ExecutorService handlers;
@@ -100,7 +100,7 @@ public final class PartitionOwner {
             TaskRunner runner, Requeuer requeuer, TaskMetrics metrics, RedisMemory memory) {
     }
 
-    public PartitionOwner(String partition, DedupqConfig.QueueConfig settings, Collaborators with) {
+    public PartitionOwner(Partition partition, DedupqConfig.QueueConfig settings, Collaborators with) {
         this.partition = partition;
         this.settings = settings;
         this.with = with;
@@ -113,7 +113,7 @@ public final class PartitionOwner {
         });
     }
 
-    public String partition() {
+    public Partition partition() {
         return partition;
     }
 
@@ -240,8 +240,8 @@ public final class PartitionOwner {
             claimsInFlight++;
             lastTurn = System.nanoTime();
         }
-        ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), QueuePartitions.queueOf(partition),
-                claim, moved, settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
+        ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), claim, moved,
+                settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
                 settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group);
         with.loop().script(call.script(with.keys())).onComplete(sent -> {
             callsInFlight--;

@@ -2,6 +2,7 @@ package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
@@ -33,7 +34,7 @@ public class Requeuer {
      * Locks held by the executions with {@code runningTokens} are left alone, so a copy that
      * shares its id with a running one does not free that one's lock.
      */
-    public ScriptCall given(String partition, List<String> envelopes, Collection<String> runningTokens) {
+    public ScriptCall given(Partition partition, List<String> envelopes, Collection<String> runningTokens) {
         List<String> args = new ArrayList<>(List.of(keys.base(partition), worker.id(), "given", "0", "0",
                 Integer.toString(envelopes.size())));
         args.addAll(envelopes);
@@ -46,7 +47,7 @@ public class Requeuer {
      * queue is left behind as already expired, so the reaper requeues anything that still lands
      * in its list and forgets it later.
      */
-    public long requeueAllAndLeave(String partition) {
+    public long requeueAllAndLeave(Partition partition) {
         String expired = Long.toString(config.worker().heartbeatExpiry().toMillis() + 1);
         return types(redis.script(call(partition, worker.id(),
                 List.of(keys.base(partition), worker.id(), "all", expired, "0")))).size();
@@ -58,7 +59,7 @@ public class Requeuer {
      * forgotten once its list is empty and its heartbeat is older than {@code forgetAfter}.
      * Returns the types of the copies requeued.
      */
-    public List<String> requeueExpired(String partition, String workerId, Duration expiry, Duration forgetAfter) {
+    public List<String> requeueExpired(Partition partition, String workerId, Duration expiry, Duration forgetAfter) {
         return types(redis.script(call(partition, workerId, List.of(keys.base(partition), workerId, "expired",
                 Long.toString(expiry.toMillis()), Long.toString(forgetAfter.toMillis())))));
     }
@@ -70,7 +71,7 @@ public class Requeuer {
         return types;
     }
 
-    private ScriptCall call(String partition, String workerId, List<String> args) {
+    private ScriptCall call(Partition partition, String workerId, List<String> args) {
         return new ScriptCall(LuaScript.REQUEUE,
                 List.of(keys.processing(partition, workerId), keys.pending(partition), keys.workers(partition)), args);
     }

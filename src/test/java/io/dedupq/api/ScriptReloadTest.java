@@ -1,6 +1,7 @@
 package io.dedupq.api;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.dedupq.queue.LuaScript;
@@ -39,7 +40,7 @@ class ScriptReloadTest {
         redis.send(Request.cmd(Command.SCRIPT).arg("FLUSH"));
 
         List<io.vertx.mutiny.redis.client.Response> replies = redis.scripts(List.of(
-                new ScriptCall(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)),
+                new ScriptCall(LuaScript.PROMOTE, List.of(keys.delayed(whole(queue)), keys.pending(whole(queue))),
                         List.of("10"))));
 
         assertEquals(0, replies.get(0).toLong(), "nothing was due, and the call went through");

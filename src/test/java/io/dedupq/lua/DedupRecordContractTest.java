@@ -1,6 +1,7 @@
 package io.dedupq.lua;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,6 +16,7 @@ import io.dedupq.worker.Outcome;
 import io.vertx.mutiny.redis.client.Response;
 import java.util.Locale;
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
@@ -40,23 +42,23 @@ class DedupRecordContractTest {
     private final ScriptLab lab = ScriptLab.shared();
 
     /** The scripts' way from submission to outcome, for one queue of one lab. */
-    private record Pipeline(ScriptLab lab, String queue) {
+    private record Pipeline(ScriptLab lab, Partition partition) {
 
         RedisKeys keys() {
             return lab.keys();
         }
 
         List<String> enqueue(List<String> ids, String digest) {
-            List<String> args = new ArrayList<>(List.of(keys().base(queue), queue, "1700000000000"));
+            List<String> args = new ArrayList<>(List.of(keys().base(partition), partition.queue(), "1700000000000"));
             for (String id : ids) {
                 args.addAll(List.of(id, "flaky", digest, Envelopes.flaky(id, 0)));
             }
-            return ScriptLab.texts(lab.eval(LuaScript.ENQUEUE, List.of(keys().pending(queue), keys().stats(queue)), args));
+            return ScriptLab.texts(lab.eval(LuaScript.ENQUEUE, List.of(keys().pending(partition), keys().stats(partition)), args));
         }
 
         /** claim.lua for up to {@code max} copies: the tasks it claimed. */
         List<Claim> claim(int max) {
-            lab.call("ZADD", keys().workers(queue), lab.serverMillis(), WORKER);
+            lab.call("ZADD", keys().workers(partition), lab.serverMillis(), WORKER);
             return call(max, List.of(), WINDOW).claims();
         }
 
@@ -71,7 +73,7 @@ class DedupRecordContractTest {
         }
 
         private ClaimScript.Reply call(int max, List<Outcome> outcomes, long retention) {
-            ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, max, null, 30_000, 10_000, WINDOW, retention,
+            ScriptCall call = new ClaimScript.Call(partition, WORKER, max, null, 30_000, 10_000, WINDOW, retention,
                     outcomes).script(keys());
             return ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
         }
@@ -86,11 +88,11 @@ class DedupRecordContractTest {
         }
     }
 
-    private final Pipeline pipeline = new Pipeline(lab, uniqueId("record"));
+    private final Pipeline pipeline = new Pipeline(lab, whole(uniqueId("record")));
     private final RedisKeys keys = lab.keys();
 
     private void awaitHashGone(String id) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> !lab.exists(keys.task(pipeline.queue(), id)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !lab.exists(keys.task(pipeline.partition(), id)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -101,40 +103,40 @@ class DedupRecordContractTest {
 
         awaitHashGone(id);
 
-        String queue = pipeline.queue();
-        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(queue, id))), "the done marker keeps the outcome");
-        long left = lab.pttl(keys.done(queue, id));
+        Partition partition = pipeline.partition();
+        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(partition, id))), "the done marker keeps the outcome");
+        long left = lab.pttl(keys.done(partition, id));
         assertTrue(left > WINDOW - 10_000 && left <= WINDOW, "for the rest of the dedup window: " + left);
         assertEquals(List.of("0", outcome), pipeline.enqueue(List.of(id), "d1"), "a resubmission is a duplicate");
-        assertEquals(List.of(), lab.lrange(keys.pending(queue)), "and is not enqueued");
-        assertFalse(lab.exists(keys.task(queue, id)), "nor does it bring a hash back");
-        lab.call("LPUSH", keys.pending(queue), Envelopes.flaky(id, 0));
+        assertEquals(List.of(), lab.lrange(keys.pending(partition)), "and is not enqueued");
+        assertFalse(lab.exists(keys.task(partition, id)), "nor does it bring a hash back");
+        lab.call("LPUSH", keys.pending(partition), Envelopes.flaky(id, 0));
         assertEquals(List.of(), pipeline.claim(1), "a copy pushed onto the list is dropped as done");
-        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)));
-        assertEquals("1", lab.hget(keys.stats(queue), "skipped_done"));
+        assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)));
+        assertEquals("1", lab.hget(keys.stats(partition), "skipped_done"));
     }
 
     @Test
     void aCancelledTaskKeepsItsOutcomeLikeAFinishedOne() {
         String id = uniqueId("t");
-        String queue = pipeline.queue();
+        Partition partition = pipeline.partition();
         pipeline.enqueue(List.of(id), "d1");
 
-        Response reply = lab.eval(LuaScript.CANCEL, List.of(keys.task(queue, id), keys.done(queue, id),
-                keys.pending(queue), keys.delayed(queue), keys.stats(queue)),
+        Response reply = lab.eval(LuaScript.CANCEL, List.of(keys.task(partition, id), keys.done(partition, id),
+                keys.pending(partition), keys.delayed(partition), keys.stats(partition)),
                 List.of(id, "1700000000000", Long.toString(WINDOW), "50"));
         assertEquals(1, reply.get(0).toInteger());
         awaitHashGone(id);
 
-        assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(queue, id))));
-        assertTrue(lab.pttl(keys.done(queue, id)) > WINDOW - 10_000);
+        assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))));
+        assertTrue(lab.pttl(keys.done(partition, id)) > WINDOW - 10_000);
         assertEquals(List.of("0", "cancelled"), pipeline.enqueue(List.of(id), "d1"));
     }
 
     @Test
     void aFinishedTaskCostsAtMost150BytesOnceItsResultRetentionHasPassed() {
         ScriptLab quiet = ScriptLab.own();
-        Pipeline own = new Pipeline(quiet, "payment");
+        Pipeline own = new Pipeline(quiet, whole("payment"));
         // the scripts cached and the queue's own keys made before the first reading
         own.finish(List.of("warm-up-1"), "succeeded", 1);
         int n = 20_000;

@@ -1,10 +1,12 @@
 package io.dedupq.lua;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
@@ -27,6 +29,7 @@ class EnqueueContractTest {
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
     private final String queue = uniqueId("enq");
+    private final Partition partition = whole(queue);
 
     /** One task to enqueue: id, type, payload digest. */
     private record Task(String id, String type, String digest) {
@@ -37,11 +40,11 @@ class EnqueueContractTest {
 
     /** enqueue.lua for these tasks, in order; the reply as (code, status) pairs. */
     private List<String> enqueue(Task... tasks) {
-        List<String> args = new ArrayList<>(List.of(keys.base(queue), queue, NOW));
+        List<String> args = new ArrayList<>(List.of(keys.base(partition), queue, NOW));
         for (Task task : tasks) {
             args.addAll(List.of(task.id(), task.type(), task.digest(), task.envelope()));
         }
-        return ScriptLab.texts(lab.eval(LuaScript.ENQUEUE, List.of(keys.pending(queue), keys.stats(queue)), args));
+        return ScriptLab.texts(lab.eval(LuaScript.ENQUEUE, List.of(keys.pending(partition), keys.stats(partition)), args));
     }
 
     private Task task(String digest) {
@@ -49,7 +52,7 @@ class EnqueueContractTest {
     }
 
     private String stat(String field) {
-        return lab.hget(keys.stats(queue), field);
+        return lab.hget(keys.stats(partition), field);
     }
 
     @Test
@@ -58,9 +61,9 @@ class EnqueueContractTest {
 
         assertEquals(List.of("1", "queued"), enqueue(task));
 
-        assertEquals(List.of(task.envelope()), lab.lrange(keys.pending(queue)));
+        assertEquals(List.of(task.envelope()), lab.lrange(keys.pending(partition)));
         assertEquals(Map.of("id", task.id(), "type", "flaky", "queue", queue, "status", "queued", "digest", "d1",
-                "attempt", "0", "attempts", "0", "enqueuedAt", NOW), lab.hgetall(keys.task(queue, task.id())));
+                "attempt", "0", "attempts", "0", "enqueuedAt", NOW), lab.hgetall(keys.task(partition, task.id())));
         assertEquals("1", stat("enqueued"));
     }
 
@@ -71,7 +74,7 @@ class EnqueueContractTest {
 
         assertEquals(List.of("1", "queued", "1", "queued"), enqueue(first, second));
 
-        assertEquals(List.of(second.envelope(), first.envelope()), lab.lrange(keys.pending(queue)),
+        assertEquals(List.of(second.envelope(), first.envelope()), lab.lrange(keys.pending(partition)),
                 "FIFO: the first enqueued is at the right end, where workers take");
         assertEquals("2", stat("enqueued"));
     }
@@ -80,11 +83,11 @@ class EnqueueContractTest {
     void theSameIdWithTheSamePayloadIsADuplicateAndIsNotPushedAgain() {
         Task task = task("d1");
         enqueue(task);
-        lab.call("HSET", keys.task(queue, task.id()), "status", "running");
+        lab.call("HSET", keys.task(partition, task.id()), "status", "running");
 
         assertEquals(List.of("0", "running"), enqueue(task), "a duplicate answers with the task's current status");
 
-        assertEquals(1, lab.lrange(keys.pending(queue)).size(), "one copy, however often it is sent");
+        assertEquals(1, lab.lrange(keys.pending(partition)).size(), "one copy, however often it is sent");
         assertEquals("1", stat("enqueued"));
         assertEquals("1", stat("rejected_duplicates"));
     }
@@ -94,7 +97,7 @@ class EnqueueContractTest {
         Task task = task("d1");
 
         assertEquals(List.of("1", "queued", "0", "queued"), enqueue(task, task));
-        assertEquals(1, lab.lrange(keys.pending(queue)).size());
+        assertEquals(1, lab.lrange(keys.pending(partition)).size());
     }
 
     @Test
@@ -104,18 +107,18 @@ class EnqueueContractTest {
 
         assertEquals(List.of("-1", "queued"), enqueue(new Task(task.id(), "flaky", "d2")), "another payload digest");
         assertEquals(List.of("-1", "queued"), enqueue(new Task(task.id(), "slow-retry", "d1")), "another type");
-        assertEquals(1, lab.lrange(keys.pending(queue)).size());
-        assertEquals("d1", lab.hget(keys.task(queue, task.id()), "digest"), "the first submission stands");
+        assertEquals(1, lab.lrange(keys.pending(partition)).size());
+        assertEquals("d1", lab.hget(keys.task(partition, task.id()), "digest"), "the first submission stands");
     }
 
     @Test
     void anIdKnownFromACopyPushedStraightOntoTheListIsADuplicate() {
         Task task = task("d1");
         // claim.lua creates the hash of an LPUSHed copy: no digest
-        lab.call("HSET", keys.task(queue, task.id()), "id", task.id(), "type", "flaky", "status", "succeeded");
+        lab.call("HSET", keys.task(partition, task.id()), "id", task.id(), "type", "flaky", "status", "succeeded");
 
         assertEquals(List.of("0", "succeeded"), enqueue(task));
-        assertEquals(List.of(), lab.lrange(keys.pending(queue)));
+        assertEquals(List.of(), lab.lrange(keys.pending(partition)));
     }
 
     @ParameterizedTest(name = "marker {0} answers {1}")
@@ -123,13 +126,13 @@ class EnqueueContractTest {
     void aDoneMarkerWithoutItsHashIsADuplicateAnsweredWithItsOutcome(String mark, String outcome) {
         Task task = task("d1");
         // the result retention passed: the hash is gone, the marker ("succeeded": written before the codes) stays
-        lab.call("SET", keys.done(queue, task.id()), mark, "PX", 60_000);
+        lab.call("SET", keys.done(partition, task.id()), mark, "PX", 60_000);
 
         assertEquals(List.of("0", outcome), enqueue(new Task(task.id(), "flaky", "another digest")));
 
-        assertEquals(List.of(), lab.lrange(keys.pending(queue)), "nothing is enqueued");
-        assertFalse(lab.exists(keys.task(queue, task.id())), "and no hash is made");
-        assertEquals(mark, lab.get(keys.done(queue, task.id())), "the marker is left as it was");
+        assertEquals(List.of(), lab.lrange(keys.pending(partition)), "nothing is enqueued");
+        assertFalse(lab.exists(keys.task(partition, task.id())), "and no hash is made");
+        assertEquals(mark, lab.get(keys.done(partition, task.id())), "the marker is left as it was");
         assertEquals("1", stat("rejected_duplicates"));
     }
 }
