@@ -8,8 +8,8 @@ envelopes (--mode lpush), then switches instrumentation on and drives claim.lua 
 does: each call records the outcomes (successes) of the previous call's claims and claims the
 next GROUP tasks, until pending is empty. Prints the instructions per unique task.
 
-  bench/claim-cost.py                                  # the scripts of this checkout
-  bench/claim-cost.py --lua /tmp/old-lua --group 2     # another version, groups of 2
+  bench/claim_cost.py                                  # the scripts of this checkout
+  bench/claim_cost.py --lua /tmp/old-lua --group 2     # another version, groups of 2
 
 Needs valgrind (apt-get install valgrind) and redis-server. The argument layout is claim.lua's
 of 2026-12-03 (an outcome: id, envelope, token, outcome, then what its kind needs).
@@ -33,12 +33,19 @@ class Redis:
         self.reader = self.sock.makefile('rb')
 
     def call(self, *args):
+        self.send(*args)
+        return self._read()
+
+    def send(self, *args):
+        """Writes a command and leaves its reply for replies(): a pipeline."""
         out = [b'*%d\r\n' % len(args)]
         for a in args:
             a = a if isinstance(a, bytes) else str(a).encode()
             out.append(b'$%d\r\n%s\r\n' % (len(a), a))
         self.sock.sendall(b''.join(out))
-        return self._read()
+
+    def replies(self, n):
+        return [self._read() for _ in range(n)]
 
     def _read(self):
         line = self.reader.readline()
