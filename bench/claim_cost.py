@@ -65,6 +65,20 @@ class Redis:
         raise RuntimeError('unexpected reply %r' % line)
 
 
+def connect(port, seconds=30):
+    """A client of the server starting on port, once it answers."""
+    deadline = time.time() + seconds
+    while True:
+        try:
+            r = Redis(port)
+            r.call('PING')
+            return r
+        except OSError:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.1)
+
+
 def free_port():
     s = socket.socket()
     s.bind(('127.0.0.1', 0))
@@ -91,13 +105,7 @@ def main():
                                'redis-server', '--port', str(port), '--save', '', '--appendonly', 'no', '--dir', out],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(300):
-            try:
-                r = Redis(port)
-                r.call('PING')
-                break
-            except OSError:
-                time.sleep(0.1)
+        r = connect(port)
         claim = r.call('SCRIPT', 'LOAD', open(os.path.join(a.lua, 'claim.lua')).read())
         enqueue = r.call('SCRIPT', 'LOAD', open(os.path.join(a.lua, 'enqueue.lua')).read())
         base = '{dedupq:noop}:'
@@ -123,7 +131,7 @@ def main():
                 r.call('LPUSH', keys[0], *[envelope(lid) for lid in chunk])
         # a heartbeat far in the future: the claims never find it stale
         r.call('ZADD', keys[5], now + 10 ** 9, 'w1')
-        subprocess.run(['callgrind_control', '-i', 'on', str(server.pid)], stdout=subprocess.DEVNULL)
+        subprocess.run(['callgrind_control', '-i', 'on', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         outcomes, calls = [], 0
         while True:
             args = [base, 'w1', 'noop', a.group, 30000, 5000, '', 86400000, 3600000]
@@ -135,8 +143,8 @@ def main():
             outcomes = [(claims[i], claims[i + 1], claims[i + 2]) for i in range(0, len(claims), 5)]
             if not outcomes and reply[2] == 1:
                 break
-        subprocess.run(['callgrind_control', '-i', 'off', str(server.pid)], stdout=subprocess.DEVNULL)
-        subprocess.run(['callgrind_control', '-d', str(server.pid)], stdout=subprocess.DEVNULL)
+        subprocess.run(['callgrind_control', '-i', 'off', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(['callgrind_control', '-d', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
         stats = r.call('HGETALL', keys[3])
         total = 0

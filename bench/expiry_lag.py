@@ -10,13 +10,12 @@ last finish, and the bytes per marker once a SCAN has deleted what had expired.
 
   bench/expiry_lag.py 1; bench/expiry_lag.py 10
 """
-import os
 import subprocess
 import sys
 import tempfile
 import time
 
-from claim_cost import Redis, free_port
+from claim_cost import connect, free_port
 
 TASKS = 100_000
 STEP = 500
@@ -29,13 +28,7 @@ def main():
                                '--dir', tempfile.mkdtemp(prefix='expiry-lag-'), '--active-expire-effort', effort],
                               stdout=subprocess.DEVNULL)
     try:
-        for _ in range(100):
-            try:
-                r = Redis(port)
-                r.call('PING')
-                break
-            except OSError:
-                time.sleep(0.1)
+        r = connect(port)
 
         def used():
             r.call('MEMORY', 'PURGE')
