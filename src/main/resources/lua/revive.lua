@@ -1,5 +1,6 @@
 --[[
   revive: put a dead-lettered task back on pending under the same id, as a first attempt.
+  Read and written by io.dedupq.queue.ReviveScript, nowhere else.
 
   Only while the task is dead-lettered (status failed or dead, or its hash already expired
   with the dedup window) and its record is still in the dead list: the record is removed, the

@@ -95,15 +95,13 @@ public class DeadLetterStore {
             return new Result(Outcome.NOT_A_TASK, null);
         }
         envelope.put("attempt", 0);
-        Response reply = redis.script(LuaScript.REVIVE,
-                List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
-                        keys.dead(partition), keys.stats(partition)),
-                List.of(record.get(), envelope.toString(), id, envelope.get("type").textValue(), queue,
-                        Long.toString(clock.millis())));
-        return switch (reply.get(0).toInteger()) {
-            case 1 -> new Result(Outcome.DONE, reply.get(1).toString());
-            case 0 -> new Result(Outcome.NOT_FOUND, null);
-            default -> new Result(Outcome.NOT_DEAD, reply.get(1).toString());
+        ReviveScript.Call call = new ReviveScript.Call(partition, id, record.get(), envelope.toString(),
+                envelope.get("type").textValue(), clock.millis());
+        StatusReply<ReviveScript.Answer> reply = ReviveScript.read(redis.script(call.script(keys)));
+        return switch (reply.answer()) {
+            case REVIVED -> new Result(Outcome.DONE, reply.status());
+            case RECORD_GONE -> new Result(Outcome.NOT_FOUND, null);
+            case NOT_DEAD -> new Result(Outcome.NOT_DEAD, reply.status());
         };
     }
 
@@ -112,9 +110,8 @@ public class DeadLetterStore {
     public Result discard(String queue, String id) {
         Partition partition = partitions.forTask(queue, id);
         Optional<String> record = find(partition, id);
-        boolean removed = record.isPresent() && redis.script(LuaScript.DISCARD,
-                List.of(keys.task(partition, id), keys.dead(partition), keys.stats(partition)), List.of(record.get()))
-                .toInteger() == 1;
+        boolean removed = record.isPresent()
+                && DiscardScript.removed(redis.script(new DiscardScript.Call(partition, id, record.get()).script(keys)));
         return new Result(removed ? Outcome.DONE : Outcome.NOT_FOUND, null);
     }
 

@@ -1,19 +1,17 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.List;
 
 /** Moves retries that are due from each partition's delayed set to its pending list (promote.lua). */
 @ApplicationScoped
 public class DelayedPromoter {
 
-    private static final String PER_CALL = "1000";
+    private static final int PER_CALL = 1000;
 
     private final RedisCalls redis;
     private final RedisKeys keys;
@@ -39,7 +37,7 @@ public class DelayedPromoter {
     /** Atomic per partition, so every worker pod may run it; no lock is needed. Due by Redis's clock, not this pod's. */
     public void promoteDue() {
         for (Partition partition : partitions.all()) {
-            redis.script(LuaScript.PROMOTE, List.of(keys.delayed(partition), keys.pending(partition)), List.of(PER_CALL));
+            redis.script(new PromoteScript.Call(partition, PER_CALL).script(keys));
         }
     }
 }

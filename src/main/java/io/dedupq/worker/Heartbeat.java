@@ -5,7 +5,6 @@ import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.ScriptCall;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
@@ -47,9 +46,9 @@ public class Heartbeat {
     public void beat() {
         List<ScriptCall> beats = new ArrayList<>();
         for (Partition partition : partitions.all()) {
-            beats.add(beat(keys.workers(partition)));
+            beats.add(new BeatScript.Call(keys.workers(partition), worker.id()).script());
         }
-        beats.add(beat(keys.workers()));
+        beats.add(new BeatScript.Call(keys.workers(), worker.id()).script());
         long started = System.nanoTime();
         try {
             redis.scripts(beats);
@@ -62,10 +61,6 @@ public class Heartbeat {
         if (beatingSince == 0 || finished - started > config.worker().heartbeatInterval().toNanos()) {
             beatingSince = finished;
         }
-    }
-
-    private ScriptCall beat(String workers) {
-        return new ScriptCall(LuaScript.BEAT, List.of(workers), List.of(worker.id()));
     }
 
     /** How long beats have landed on time without an interruption; zero while failing. */

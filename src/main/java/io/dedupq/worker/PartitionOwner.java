@@ -404,7 +404,7 @@ public final class PartitionOwner {
             });
             return orphans.isEmpty() ? Future.succeededFuture(List.<String>of())
                     : with.loop().script(with.requeuer().given(partition, orphans, tokens))
-                            .map(reply -> Requeuer.types(Response.newInstance(reply)));
+                            .map(reply -> RequeueScript.Reply.read(Response.newInstance(reply)).types());
         }).onComplete(swept -> {
             sweeping = false;
             if (swept.succeeded()) {

@@ -1,15 +1,12 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
-import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -35,11 +32,7 @@ public class Requeuer {
      * shares its id with a running one does not free that one's lock.
      */
     public ScriptCall given(Partition partition, List<String> envelopes, Collection<String> runningTokens) {
-        List<String> args = new ArrayList<>(List.of(keys.base(partition), worker.id(), "given", "0", "0",
-                Integer.toString(envelopes.size())));
-        args.addAll(envelopes);
-        args.addAll(runningTokens);
-        return call(partition, worker.id(), args);
+        return RequeueScript.Call.given(partition, worker.id(), envelopes, runningTokens).script(keys);
     }
 
     /**
@@ -48,9 +41,8 @@ public class Requeuer {
      * in its list and forgets it later.
      */
     public long requeueAllAndLeave(Partition partition) {
-        String expired = Long.toString(config.worker().heartbeatExpiry().toMillis() + 1);
-        return types(redis.script(call(partition, worker.id(),
-                List.of(keys.base(partition), worker.id(), "all", expired, "0")))).size();
+        long expired = config.worker().heartbeatExpiry().toMillis() + 1;
+        return send(RequeueScript.Call.all(partition, worker.id(), expired)).size();
     }
 
     /**
@@ -60,19 +52,10 @@ public class Requeuer {
      * Returns the types of the copies requeued.
      */
     public List<String> requeueExpired(Partition partition, String workerId, Duration expiry, Duration forgetAfter) {
-        return types(redis.script(call(partition, workerId, List.of(keys.base(partition), workerId, "expired",
-                Long.toString(expiry.toMillis()), Long.toString(forgetAfter.toMillis())))));
+        return send(RequeueScript.Call.expired(partition, workerId, expiry.toMillis(), forgetAfter.toMillis()));
     }
 
-    /** requeue.lua's reply: the types of the copies that went back to pending, one per copy. */
-    public static List<String> types(Response reply) {
-        List<String> types = new ArrayList<>();
-        reply.forEach(type -> types.add(type.toString()));
-        return types;
-    }
-
-    private ScriptCall call(Partition partition, String workerId, List<String> args) {
-        return new ScriptCall(LuaScript.REQUEUE,
-                List.of(keys.processing(partition, workerId), keys.pending(partition), keys.workers(partition)), args);
+    private List<String> send(RequeueScript.Call call) {
+        return RequeueScript.Reply.read(redis.script(call.script(keys))).types();
     }
 }

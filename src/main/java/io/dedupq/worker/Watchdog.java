@@ -2,8 +2,8 @@ package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.handler.HandlerRegistry;
+import io.dedupq.lock.LockScripts;
 import io.dedupq.metrics.TaskMetrics;
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
@@ -137,8 +137,8 @@ public class Watchdog {
         for (Watch watch : watched) {
             if (watch.dueAt - now <= 0) {
                 due.add(watch);
-                calls.add(new ScriptCall(LuaScript.EXTEND, List.of(keys.lock(watch.partition, watch.claim.id())),
-                        List.of(watch.claim.token(), Long.toString(watch.ttlMillis))));
+                calls.add(new LockScripts.Extend(keys.lock(watch.partition, watch.claim.id()), watch.claim.token(),
+                        watch.ttlMillis).script());
             }
         }
         if (due.isEmpty()) {
@@ -148,7 +148,7 @@ public class Watchdog {
         List<Response> replies = redis.scripts(calls);
         for (int i = 0; i < due.size(); i++) {
             Watch watch = due.get(i);
-            if (replies.get(i).toInteger() == 1) {
+            if (LockScripts.held(replies.get(i))) {
                 extended(watch, now);
             } else {
                 lockLost(watch);

@@ -7,22 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.queue.CancelScript;
 import io.dedupq.queue.DoneMarker;
-import io.dedupq.queue.ScriptCall;
-import io.dedupq.queue.TaskStatus;
-import io.dedupq.worker.Claim;
-import io.dedupq.worker.ClaimScript;
-import io.dedupq.worker.Outcome;
-import io.vertx.mutiny.redis.client.Response;
-import java.util.Locale;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
+import io.dedupq.queue.StatusReply;
+import io.dedupq.queue.TaskStatus;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
+import io.dedupq.worker.Claim;
+import io.dedupq.worker.ClaimScript;
+import io.dedupq.worker.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -122,10 +123,9 @@ class DedupRecordContractTest {
         Partition partition = pipeline.partition();
         pipeline.enqueue(List.of(id), "d1");
 
-        Response reply = lab.eval(LuaScript.CANCEL, List.of(keys.task(partition, id), keys.done(partition, id),
-                keys.pending(partition), keys.delayed(partition), keys.stats(partition)),
-                List.of(id, "1700000000000", Long.toString(WINDOW), "50"));
-        assertEquals(1, reply.get(0).toInteger());
+        StatusReply<CancelScript.Answer> reply = CancelScript.read(
+                lab.eval(new CancelScript.Call(partition, id, 1_700_000_000_000L, WINDOW, 50).script(keys)));
+        assertEquals(new StatusReply<>(CancelScript.Answer.CANCELLED, "cancelled"), reply);
         awaitHashGone(id);
 
         assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))));

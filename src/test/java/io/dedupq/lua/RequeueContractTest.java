@@ -7,12 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
-import java.util.ArrayList;
+import io.dedupq.worker.RequeueScript;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,16 +36,14 @@ class RequeueContractTest {
     private final Partition partition = whole(queue);
     private final String worker = uniqueId("w");
 
-    private List<String> requeue(String mode, List<String> more) {
-        List<String> args = new ArrayList<>(List.of(keys.base(partition), worker, mode));
-        args.addAll(more);
-        return ScriptLab.texts(lab.eval(LuaScript.REQUEUE,
-                List.of(keys.processing(partition, worker), keys.pending(partition), keys.workers(partition)), args));
+    /** The types of the copies the call put back. */
+    private List<String> requeue(RequeueScript.Call call) {
+        return RequeueScript.Reply.read(lab.eval(call.script(keys))).types();
     }
 
     /** The reaper's call: requeue if the heartbeat is older than EXPIRY, forget if older than FORGET_AFTER. */
     private List<String> reap() {
-        return requeue("expired", List.of(Long.toString(EXPIRY), Long.toString(FORGET_AFTER)));
+        return requeue(RequeueScript.Call.expired(partition, worker, EXPIRY, FORGET_AFTER));
     }
 
     private void beat(long at) {
@@ -156,7 +153,7 @@ class RequeueContractTest {
         String a = running(worker + ":1");
         String b = running(worker + ":2");
 
-        assertEquals(2, requeue("all", List.of(Long.toString(EXPIRY + 1), "0")).size());
+        assertEquals(2, requeue(RequeueScript.Call.all(partition, worker, EXPIRY + 1)).size());
         long ended = lab.serverMillis();
 
         assertEquals(List.of(), lab.lrange(keys.processing(partition, worker)));
@@ -178,8 +175,8 @@ class RequeueContractTest {
         String runsEnvelope = Envelopes.flaky(runs, 0);
         String notInTheList = Envelopes.flaky(uniqueId("gone"), 0);
 
-        List<String> moved = requeue("given", List.of("", "", "3", lostEnvelope, runsEnvelope, notInTheList,
-                worker + ":2"));
+        List<String> moved = requeue(RequeueScript.Call.given(partition, worker,
+                List.of(lostEnvelope, runsEnvelope, notInTheList), List.of(worker + ":2")));
 
         assertEquals(2, moved.size(), "a copy that is not in the list is not pushed: " + moved);
         assertEquals(List.of(Envelopes.flaky(untouched, 0)), lab.lrange(keys.processing(partition, worker)),

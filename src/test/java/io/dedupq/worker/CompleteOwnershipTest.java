@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.DoneMarker;
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
@@ -83,7 +82,7 @@ class CompleteOwnershipTest {
                     o.detail(), o.next(), Long.parseLong(DELAY), false));
         }
         ScriptCall call = new ClaimScript.Call(partition, worker, 0, null, 60_000, 10_000, 60_000, 60_000, sent).script(keys);
-        return ClaimScript.Reply.read(redis.script(call.script(), call.keys(), call.args())).recorded().stream()
+        return ClaimScript.Reply.read(redis.script(call)).recorded().stream()
                 .map(recorded -> recorded ? 1L : 0L).toList();
     }
 
@@ -144,8 +143,8 @@ class CompleteOwnershipTest {
         assertFalse(redis.exists(keys.lock(task.partition(), task.id())), "the lock is released for the retry");
         assertFalse(redis.exists(keys.done(task.partition(), task.id())), "a retrying task is not done");
         assertEquals(0, redis.llen(keys.processing(task.partition(), OWNER)));
-        assertEquals(1, redis.script(LuaScript.PROMOTE, List.of(keys.delayed(task.partition()), keys.pending(task.partition())),
-                List.of("10")).toLong(), "the next attempt waits in delayed until it is due");
+        assertEquals(1, redis.script(new PromoteScript.Call(task.partition(), 10).script(keys)).toLong(),
+                "the next attempt waits in delayed until it is due");
         assertEquals(List.of(next), redis.lrange(keys.pending(task.partition())));
     }
 

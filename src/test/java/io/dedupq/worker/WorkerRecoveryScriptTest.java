@@ -5,7 +5,6 @@ import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
@@ -14,7 +13,6 @@ import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,9 +41,7 @@ class WorkerRecoveryScriptTest {
         String leaver = uniqueId("leaver");
         String id = uniqueId("late");
         // the worker left at shutdown: requeue.lua "all" leaves an expired heartbeat behind
-        redis.script(LuaScript.REQUEUE,
-                List.of(keys.processing(whole(FLAKY), leaver), keys.pending(whole(FLAKY)), keys.workers(whole(FLAKY))),
-                List.of(keys.base(whole(FLAKY)), leaver, "all", "60000", "0"));
+        redis.script(RequeueScript.Call.all(whole(FLAKY), leaver, 60_000).script(keys));
         // a BLMOVE still under way moved one more copy in
         redis.lpush(keys.processing(whole(FLAKY), leaver), Envelopes.flaky(id, 0));
 
