@@ -65,7 +65,7 @@ for _, raw in ipairs(entries) do
       if owned(redis.call('GET', lockKey)) then redis.call('DEL', lockKey) end
       if owned(redis.call('HGET', taskKey, 'token')) then
         redis.call('HSET', taskKey, 'status', 'queued')
-        redis.call('HDEL', taskKey, 'token', 'worker')
+        redis.call('HDEL', taskKey, 'token')
       end
     end
     redis.call('RPUSH', KEYS[2], raw)

@@ -4,6 +4,7 @@ import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
+import io.dedupq.queue.TaskStatus;
 import io.vertx.mutiny.redis.client.Response;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +15,7 @@ import java.util.List;
  */
 public final class ClaimScript {
 
+    /** Arguments of an outcome with the most: id, envelope, token, outcome and a retry's three. */
     private static final int OUTCOME_FIELDS = 7;
     private static final int CLAIM_FIELDS = 5;
 
@@ -50,9 +52,14 @@ public final class ClaimScript {
                 args.add(o.claim().envelope());
                 args.add(o.claim().token());
                 args.add(o.status().wire());
+                // each outcome carries only what its kind needs (claim.lua's header)
                 args.add(o.detail());
-                args.add(o.next());
-                args.add(Long.toString(o.delay()));
+                if (o.status() != TaskStatus.SUCCEEDED) {
+                    args.add(o.next());
+                }
+                if (o.status() == TaskStatus.RETRYING) {
+                    args.add(Long.toString(o.delay()));
+                }
             }
             return new ScriptCall(LuaScript.CLAIM,
                     List.of(keys.pending(partition), keys.processing(partition, worker), keys.fence(partition),

@@ -71,14 +71,14 @@ class CompleteContractTest {
         lab.call("LPUSH", keys.processing(partition, WORKER), Envelopes.flaky(id, 0));
         lab.call("SET", keys.lock(partition, id), token, "PX", 30_000);
         lab.call("HSET", keys.task(partition, id), "id", id, "status", "running", "attempt", "0", "attempts", "1",
-                "token", token, "worker", WORKER);
+                "token", token);
         return id;
     }
 
     /** A newer execution took the task over: its token in the hash and the lock. */
-    private void takenOver(String id, String newerToken, String newerWorker) {
+    private void takenOver(String id, String newerToken) {
         lab.call("SET", keys.lock(partition, id), newerToken, "PX", 30_000);
-        lab.call("HSET", keys.task(partition, id), "token", newerToken, "worker", newerWorker);
+        lab.call("HSET", keys.task(partition, id), "token", newerToken);
     }
 
     private String stat(String field) {
@@ -101,7 +101,6 @@ class CompleteContractTest {
         long finishedAt = Long.parseLong(task.get("finishedAt"));
         assertTrue(finishedAt >= started && finishedAt <= lab.serverMillis(), "Redis's time: " + finishedAt);
         assertNull(task.get("token"), "no execution owns a finished task");
-        assertNull(task.get("worker"));
     }
 
     @Test
@@ -167,7 +166,7 @@ class CompleteContractTest {
     @Test
     void anExecutionThatLostItsTaskChangesNothingOfTheNewerOwners() {
         String id = claimed("w1:5");
-        takenOver(id, "w2:9", "w2");
+        takenOver(id, "w2:9");
 
         assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")), "the lost execution's outcome is refused");
 
@@ -184,7 +183,7 @@ class CompleteContractTest {
     @Test
     void aLostRetryOrFailureChangesNothingEither() {
         String id = claimed("w1:5");
-        takenOver(id, "w2:9", "w2");
+        takenOver(id, "w2:9");
 
         assertEquals(List.of(0L, 0L), complete(new Outcome(id, "w1:5", "retrying", "boom", "{}", 10),
                 new Outcome(id, "w1:5", "dead", "boom", "{}", 0)));
@@ -197,7 +196,7 @@ class CompleteContractTest {
     @Test
     void whenTheNewerOwnerRunsOnTheSameWorkerItsCopyStays() {
         String id = claimed("w1:5");
-        takenOver(id, "w1:9", WORKER);
+        takenOver(id, "w1:9");
 
         assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")));
 
@@ -237,7 +236,7 @@ class CompleteContractTest {
     void eachOutcomeOfOneCallIsJudgedOnItsOwn() {
         String mine = claimed("w1:5");
         String lost = claimed("w1:6");
-        takenOver(lost, "w2:9", "w2");
+        takenOver(lost, "w2:9");
 
         assertEquals(List.of(1L, 0L), complete(Outcome.succeeded(mine, "w1:5", ""), Outcome.succeeded(lost, "w1:6", "")));
 
