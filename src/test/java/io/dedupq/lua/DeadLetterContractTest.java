@@ -47,8 +47,7 @@ class DeadLetterContractTest {
     private void deadLettered(String status) {
         lab.call("HSET", keys.task(partition, id), "id", id, "type", "flaky", "queue", partition.queue(), "status", status,
                 "attempt", "4", "attempts", "5", "enqueuedAt", "7", "startedAt", "8", "finishedAt", "9",
-                "lastError", "boom", "result", "{}", "deadRecord", record, "finishedBy", "w:3", "token", "w:3",
-                "worker", "w");
+                "lastError", "boom", "result", "{}", "deadRecord", record, "finishedBy", "w:3", "token", "w:3");
         lab.call("PEXPIRE", keys.task(partition, id), 60_000);
         lab.call("SET", keys.done(partition, id), "3", "PX", 60_000);
         lab.call("LPUSH", keys.dead(partition), record, "{\"id\":\"another\"}");
