@@ -61,6 +61,11 @@ public class TaskQueue {
 
     /** A validated task, ready for enqueue.lua. */
     public record Prepared(String id, String type, String queue, String digest, String envelope) {
+
+        /** As enqueue.lua takes it. */
+        public EnqueueScript.Task task() {
+            return new EnqueueScript.Task(id, type, digest, envelope);
+        }
     }
 
     /**
