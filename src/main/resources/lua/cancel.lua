@@ -1,5 +1,6 @@
 --[[
   cancel: end a task that is still waiting (queued, or retrying in delayed) before it runs.
+  Read and written by io.dedupq.queue.CancelScript, nowhere else.
 
   The task becomes terminal like a finished one: status cancelled, a done marker for the dedup
   window (a copy that still turns up is dropped by claim.lua as done, enqueue answers

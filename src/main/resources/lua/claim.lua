@@ -50,14 +50,14 @@
   ARGV[7] an envelope already moved to processing by BLMOVE (it counts toward ARGV[4]), or ""
   ARGV[8] dedup window (ms): how long the done marker stays
   ARGV[9] result retention (ms, at most the window): how long a finished task's hash stays
-  ARGV[10 + 7k .. 16 + 7k]    one outcome (k = 0 .. N-1):
-    id          the task id
-    envelope    the envelope as claimed (removed from the processing list)
-    token       lock token of that execution
-    outcome     succeeded | retrying | failed | dead
-    detail      succeeded: result JSON or ""; otherwise the error message
-    nextRecord  retrying: the next envelope (attempt + 1); failed/dead: the dead-letter record
-    delay       retrying: in how long the next attempt is due (ms)
+  ARGV[10 ..] the outcomes, one after the other, each with what its kind needs:
+    id, envelope, token, outcome, then
+      succeeded: result                    (result JSON, or "" for none)
+      retrying:  error, next, delay        (the next envelope, attempt + 1; in how long it is due, ms)
+      failed:    error, deadRecord         (the dead-letter record)
+      dead:      error, deadRecord
+    (envelope: as claimed, removed from the processing list; token: lock token of that execution).
+    Every argument costs Redis an allocation each way, so none are sent empty
 
   Returns { recorded, registered, drained, deadLettered, dropped, claim... }:
     recorded      one entry per outcome, in order: 1 recorded, 0 that execution had lost its task
@@ -72,6 +72,8 @@ local moved, window, retention = ARGV[7], ARGV[8], ARGV[9]
 -- the done marker holds the outcome as a small integer: Redis shares those, so it costs no value
 -- of its own (enqueue.lua and QueueStore read it back: 1 succeeded, 2 failed, 3 dead, 4 cancelled)
 local MARKS = { succeeded = '1', failed = '2', dead = '3' }
+-- arguments after id, envelope, token and outcome, per outcome
+local EXTRAS = { succeeded = 1, retrying = 3, failed = 2, dead = 2 }
 local time = redis.call('TIME')
 local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
 local now = string.format('%d', nowMs)
@@ -104,13 +106,14 @@ local fence
 
 local function nextFence()
   if not fence then
-    fence = redis.call('INCRBY', KEYS[3], limit - taken) - (limit - taken)
+    fence = redis.call('INCRBY', KEYS[3], string.format('%d', limit - taken)) - (limit - taken)
   end
   return fence + 1
 end
 
+-- counts and other numbers go to redis.call as text: Lua would format them with '%.14g', costly in glibc
 local function drop(raw, taskType, reason)
-  redis.call('LREM', KEYS[2], 1, raw)
+  redis.call('LREM', KEYS[2], '1', raw)
   count('skipped_' .. reason)
   dropped[#dropped + 1] = taskType
   dropped[#dropped + 1] = reason
@@ -119,7 +122,7 @@ end
 local function take(raw)
   local ok, env = pcall(cjson.decode, raw)
   if not ok or type(env) ~= 'table' or not valid_id(env.id) or type(env.type) ~= 'string' then
-    redis.call('LREM', KEYS[2], 1, raw)
+    redis.call('LREM', KEYS[2], '1', raw)
     redis.call('LPUSH', KEYS[5], cjson.encode({ id = cjson.null, error = 'unparseable envelope',
       failedAt = tonumber(now), envelope = raw }))
     dead = dead + 1
@@ -146,14 +149,15 @@ local function take(raw)
   local attemptText = attempt == 0 and '0' or string.format('%d', attempt)
   local attempts = tonumber(known[2])
   if attempts then
-    redis.call('HSET', taskKey, 'status', 'running', 'attempt', attemptText, 'token', token, 'worker', worker,
-      'startedAt', now, 'attempts', string.format('%d', attempts + 1))
+    -- the token names the worker too (<worker>:<fence>)
+    redis.call('HSET', taskKey, 'status', 'running', 'attempt', attemptText, 'token', token, 'startedAt', now,
+      'attempts', string.format('%d', attempts + 1))
   else
     -- pushed straight onto the list by a producer (enqueue.lua always writes attempts): the hash starts here
     local enqueuedAt = whole(env.enqueuedAt)
     redis.call('HSET', taskKey, 'id', env.id, 'type', env.type, 'queue', queue,
       'enqueuedAt', enqueuedAt and string.format('%d', enqueuedAt) or now, 'status', 'running',
-      'attempt', attemptText, 'token', token, 'worker', worker, 'startedAt', now, 'attempts', '1')
+      'attempt', attemptText, 'token', token, 'startedAt', now, 'attempts', '1')
   end
   claimed[#claimed + 1] = env.id
   claimed[#claimed + 1] = raw
@@ -192,6 +196,8 @@ end
 
 -- outcomes ------------------------------------------------------------------------------------
 
+-- detail: succeeded: the result JSON or ""; otherwise the error. nextRecord: retrying: the next
+-- envelope; failed, dead: the dead-letter record. delay: retrying: in how long it is due (ms)
 local function record(id, envelope, token, outcome, detail, nextRecord, delay)
   local lockKey, taskKey = base .. 'lock:' .. id, base .. 'task:' .. id
   local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
@@ -202,19 +208,19 @@ local function record(id, envelope, token, outcome, detail, nextRecord, delay)
     end
     if owner[2] == token then return 1 end
     if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then
-      redis.call('LREM', KEYS[2], -1, envelope)
+      redis.call('LREM', KEYS[2], '-1', envelope)
     end
     count('lost_locks')
     return 0
   end
   redis.call('DEL', lockKey)
-  redis.call('LREM', KEYS[2], -1, envelope)
+  redis.call('LREM', KEYS[2], '-1', envelope)
 
   if outcome == 'retrying' then
     local dueAt = string.format('%d', nowMs + tonumber(delay))
     redis.call('HSET', taskKey, 'finishedBy', token, 'status', 'retrying', 'attempt', cjson.decode(nextRecord).attempt,
       'lastError', detail, 'nextAttemptAt', dueAt, 'finishedAt', now)
-    redis.call('HDEL', taskKey, 'token', 'worker')
+    redis.call('HDEL', taskKey, 'token')
     redis.call('ZADD', KEYS[7], dueAt, nextRecord)
     count('retried')
     return 1
@@ -229,7 +235,7 @@ local function record(id, envelope, token, outcome, detail, nextRecord, delay)
   else
     redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now)
   end
-  redis.call('HDEL', taskKey, 'token', 'worker', 'nextAttemptAt')
+  redis.call('HDEL', taskKey, 'token', 'nextAttemptAt')
   redis.call('SET', base .. 'done:' .. id, MARKS[outcome], 'PX', window)
   redis.call('PEXPIRE', taskKey, retention)
   count(outcome)
@@ -242,12 +248,16 @@ local registered, drained = claimTasks()
 if dead > 0 then count('unparseable', dead) end
 
 local recorded = {}
-for i = 10, #ARGV, 7 do
-  recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4], ARGV[i + 5], ARGV[i + 6])
+local i = 10
+while i <= #ARGV do
+  local outcome, extras = ARGV[i + 3], EXTRAS[ARGV[i + 3]]
+  recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], outcome, ARGV[i + 4],
+    extras > 1 and ARGV[i + 5] or '', extras > 2 and ARGV[i + 6] or '0')
+  i = i + 4 + extras
 end
 
 for field, n in pairs(counts) do
-  redis.call('HINCRBY', KEYS[4], field, n)
+  redis.call('HINCRBY', KEYS[4], field, string.format('%d', n))
 end
 local reply = { recorded, registered, drained, dead, dropped }
 for i = 1, #claimed do reply[#reply + 1] = claimed[i] end

@@ -1,5 +1,6 @@
 --[[
   create: write a hash only if it does not exist yet (open an account, a campaign).
+  Read and written by io.dedupq.tasks.CreateScript, nowhere else.
 
   KEYS[1] hash key
   ARGV    field, value pairs

@@ -1,5 +1,6 @@
 --[[
   debit: move money out of an account once per task id, fenced.
+  Read and written by io.dedupq.tasks.payment.DebitScript, nowhere else.
 
   The applied hash remembers, per task id, the fencing token of the execution that debited.
   A second execution of the same task debits nothing: with a newer token it is told the

@@ -1,5 +1,6 @@
 --[[
   issue: hand out one voucher code from a campaign's stock once per task id, fenced.
+  Read and written by io.dedupq.tasks.voucher.IssueScript, nowhere else.
 
   KEYS[1] campaign hash       <p>:campaign:{<id>}           stock, value, currency
   KEYS[2] voucher list        <p>:campaign:{<id>}:vouchers  JSON entries, newest first

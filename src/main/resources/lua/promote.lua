@@ -1,5 +1,6 @@
 --[[
   promote: move retries whose time has come from delayed back to pending.
+  Called only through io.dedupq.worker.PromoteScript.
 
   KEYS[1] delayed zset        {p:Q}:delayed
   KEYS[2] pending list        {p:Q}:pending

@@ -1,5 +1,6 @@
 --[[
   release: delete a lock only when it still holds the caller's token.
+  Read and written by io.dedupq.lock.LockScripts, nowhere else.
 
   KEYS[1] lock key
   ARGV[1] token

@@ -1,5 +1,6 @@
 --[[
   requeue: put copies from one worker's processing list back on pending, first in line.
+  Read and written by io.dedupq.worker.RequeueScript, nowhere else.
 
   Three callers:
     given   - a worker, for its own copies that nothing runs (a claim reply was lost)
@@ -21,8 +22,9 @@
   ARGV[2] worker id
   ARGV[3] mode: given | all | expired
   ARGV[4] expired: the heartbeat age (ms) past which the worker is dead; all: how old (ms) the
-          heartbeat left behind is
-  ARGV[5] expired: forget the worker (ZREM) once its list is empty and its heartbeat is older than this (ms)
+          heartbeat left behind is; given: 0
+  ARGV[5] expired: forget the worker (ZREM) once its list is empty and its heartbeat is older than this (ms);
+          otherwise 0
   ARGV[6] given: how many envelopes follow (n)
   ARGV[7 .. 6+n] given: the envelopes to requeue
   ARGV[7+n ..] given: lock tokens of executions still running on that worker (left alone)
@@ -63,7 +65,7 @@ for _, raw in ipairs(entries) do
       if owned(redis.call('GET', lockKey)) then redis.call('DEL', lockKey) end
       if owned(redis.call('HGET', taskKey, 'token')) then
         redis.call('HSET', taskKey, 'status', 'queued')
-        redis.call('HDEL', taskKey, 'token', 'worker')
+        redis.call('HDEL', taskKey, 'token')
       end
     end
     redis.call('RPUSH', KEYS[2], raw)

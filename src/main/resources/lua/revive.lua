@@ -1,5 +1,6 @@
 --[[
   revive: put a dead-lettered task back on pending under the same id, as a first attempt.
+  Read and written by io.dedupq.queue.ReviveScript, nowhere else.
 
   Only while the task is dead-lettered (status failed or dead, or its hash already expired
   with the dedup window) and its record is still in the dead list: the record is removed, the
@@ -27,7 +28,7 @@ if redis.call('LREM', KEYS[4], 1, ARGV[1]) == 0 then return { 0, '' } end
 
 redis.call('DEL', KEYS[2])
 redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'nextAttemptAt', 'lastError', 'result', 'deadRecord',
-  'finishedBy', 'token', 'worker')
+  'finishedBy', 'token')
 redis.call('HSET', KEYS[1], 'id', ARGV[3], 'type', ARGV[4], 'queue', ARGV[5], 'status', 'queued',
   'attempt', 0, 'attempts', 0)
 if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[6]) end

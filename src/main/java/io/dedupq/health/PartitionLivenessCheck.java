@@ -32,9 +32,9 @@ public class PartitionLivenessCheck implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         List<PartitionOwner> owners = pool.owners();
-        List<String> stalled = owners.stream().filter(o -> o.stalled(limit)).map(PartitionOwner::partition).toList();
+        List<String> stalled = owners.stream().filter(o -> o.stalled(limit)).map(o -> o.partition().name()).toList();
         return HealthCheckResponse.named("partitions").status(stalled.isEmpty())
-                .withData("queues", String.join(",", owners.stream().map(PartitionOwner::partition).toList()))
+                .withData("queues", String.join(",", owners.stream().map(o -> o.partition().name()).toList()))
                 .withData("stalled", String.join(",", stalled)).build();
     }
 }

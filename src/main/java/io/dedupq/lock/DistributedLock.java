@@ -1,13 +1,11 @@
 package io.dedupq.lock;
 
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -37,13 +35,12 @@ public class DistributedLock {
 
     /** True when the lease still held the lock and now has {@code ttl} left. */
     public boolean extend(Lease lease, Duration ttl) {
-        return redis.script(LuaScript.EXTEND, List.of(lease.key()), List.of(lease.token(), Long.toString(ttl.toMillis())))
-                .toInteger() == 1;
+        return LockScripts.held(redis.script(new LockScripts.Extend(lease.key(), lease.token(), ttl.toMillis()).script()));
     }
 
     /** True when the lease still held the lock and it is now free; a stale lease changes nothing. */
     public boolean release(Lease lease) {
-        return redis.script(LuaScript.RELEASE, List.of(lease.key()), List.of(lease.token())).toInteger() == 1;
+        return LockScripts.held(redis.script(new LockScripts.Release(lease.key(), lease.token()).script()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.dedupq.metrics;
 
 import io.dedupq.queue.Envelope;
+import io.dedupq.queue.Partition;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -18,7 +19,8 @@ import java.util.stream.Collectors;
 /**
  * The counters and timers of this process, exported on /q/metrics. Each is counted where it
  * happens, so they are per pod and add up across pods. Tags: {@code queue} and {@code type}
- * on every one ({@value #UNKNOWN_TYPE} where the envelope could not be read).
+ * on every one ({@value #UNKNOWN_TYPE} where the envelope could not be read); {@code queue} is
+ * the partition's name ({@link Partition#name()}) on all but {@code dedupq.tasks.enqueued}.
  */
 @ApplicationScoped
 public class TaskMetrics {
@@ -60,34 +62,34 @@ public class TaskMetrics {
     }
 
     /** A copy claim.lua dropped without running it, for {@code reason} done, locked or stale. */
-    public void skipped(String queue, String type, String reason) {
-        counter(new MeterKey("dedupq.duplicates.skipped", queue, typeTag(type), "reason", reason),
+    public void skipped(Partition partition, String type, String reason) {
+        counter(new MeterKey("dedupq.duplicates.skipped", partition.name(), typeTag(type), "reason", reason),
                 "copies dropped by claim.lua without running (done, locked or stale)").increment();
     }
 
     /** Entries claim.lua dead-lettered because they were no task envelope. */
-    public void unparseable(String queue, long entries) {
-        count("dedupq.tasks.dead.lettered", queue, UNKNOWN_TYPE, entries);
+    public void unparseable(Partition partition, long entries) {
+        count("dedupq.tasks.dead.lettered", partition.name(), UNKNOWN_TYPE, entries);
     }
 
     /** A claimed copy starts to run; for a first attempt, how long it waited since it was enqueued. */
-    public void started(String queue, Envelope envelope) {
+    public void started(Partition partition, Envelope envelope) {
         String type = envelope == null ? UNKNOWN_TYPE : envelope.type();
-        count("dedupq.tasks.executed", queue, type, 1);
+        count("dedupq.tasks.executed", partition.name(), type, 1);
         if (envelope != null && envelope.attempt() == 0 && envelope.enqueuedAt() > 0) {
             // clocks of the enqueuing and the running pod may differ a little: never negative
-            timer("dedupq.tasks.start.latency", queue, type, "from enqueue to the start of the first attempt")
+            timer("dedupq.tasks.start.latency", partition.name(), type, "from enqueue to the start of the first attempt")
                     .record(Math.max(0, clock.millis() - envelope.enqueuedAt()), TimeUnit.MILLISECONDS);
         }
     }
 
     /** Runs the handler and records how long it took, whatever it threw. */
-    public <T> T timeHandler(String queue, String type, Callable<T> handler) throws Exception {
+    public <T> T timeHandler(Partition partition, String type, Callable<T> handler) throws Exception {
         long started = System.nanoTime();
         try {
             return handler.call();
         } finally {
-            timer("dedupq.handler.duration", queue, type, "time spent in the handler")
+            timer("dedupq.handler.duration", partition.name(), type, "time spent in the handler")
                     .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
     }
@@ -97,27 +99,27 @@ public class TaskMetrics {
      * the task: a lost lock, counted here unless the watchdog already counted this execution
      * ({@code lossCounted}); nothing else is counted.
      */
-    public void finished(String queue, String type, String outcome, boolean recorded, boolean lossCounted) {
+    public void finished(Partition partition, String type, String outcome, boolean recorded, boolean lossCounted) {
         if (!recorded) {
             if (!lossCounted) {
-                lockLost(queue, type, "complete");
+                lockLost(partition, type, "complete");
             }
             return;
         }
         switch (outcome) {
-            case "succeeded" -> count("dedupq.tasks.succeeded", queue, type, 1);
-            case "retrying" -> count("dedupq.tasks.retried", queue, type, 1);
+            case "succeeded" -> count("dedupq.tasks.succeeded", partition.name(), type, 1);
+            case "retrying" -> count("dedupq.tasks.retried", partition.name(), type, 1);
             default -> {
                 // failed (permanent, invalid) or dead (attempts used up): both go to the dead list
-                count("dedupq.tasks.failed", queue, type, 1);
-                count("dedupq.tasks.dead.lettered", queue, type, 1);
+                count("dedupq.tasks.failed", partition.name(), type, 1);
+                count("dedupq.tasks.dead.lettered", partition.name(), type, 1);
             }
         }
     }
 
     /** The watchdog extended a running execution's lock. */
-    public void lockExtended(String queue, String type) {
-        count("dedupq.locks.extended", queue, type, 1);
+    public void lockExtended(Partition partition, String type) {
+        count("dedupq.locks.extended", partition.name(), type, 1);
     }
 
     /**
@@ -125,15 +127,15 @@ public class TaskMetrics {
      * per execution, by whoever sees it first: the watchdog when an extension is refused while
      * the handler runs, else claim.lua refusing the outcome.
      */
-    public void lockLost(String queue, String type, String detectedBy) {
-        counter(new MeterKey("dedupq.locks.lost", queue, typeTag(type), "detected_by", detectedBy),
+    public void lockLost(Partition partition, String type, String detectedBy) {
+        counter(new MeterKey("dedupq.locks.lost", partition.name(), typeTag(type), "detected_by", detectedBy),
                 "executions that lost their lock, once each, by the first to see it").increment();
     }
 
     /** Copies of a dead worker the reaper put back on pending, one type per copy. */
-    public void reaped(String queue, List<String> types) {
+    public void reaped(Partition partition, List<String> types) {
         types.stream().collect(Collectors.groupingBy(TaskMetrics::typeTag, Collectors.counting()))
-                .forEach((type, copies) -> count("dedupq.tasks.reaped", queue, type, copies));
+                .forEach((type, copies) -> count("dedupq.tasks.reaped", partition.name(), type, copies));
     }
 
     private void count(String name, String queue, String type, long n) {

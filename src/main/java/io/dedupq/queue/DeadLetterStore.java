@@ -85,7 +85,7 @@ public class DeadLetterStore {
     /** Puts the dead-lettered task back on pending under its id, as attempt 0. */
     @ApplyGuard(RedisGuard.NAME)
     public Result revive(String queue, String id) {
-        String partition = partitions.forTask(queue, id);
+        Partition partition = partitions.forTask(queue, id);
         Optional<String> record = find(partition, id);
         if (record.isEmpty()) {
             return new Result(Outcome.NOT_FOUND, null);
@@ -95,37 +95,34 @@ public class DeadLetterStore {
             return new Result(Outcome.NOT_A_TASK, null);
         }
         envelope.put("attempt", 0);
-        Response reply = redis.script(LuaScript.REVIVE,
-                List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
-                        keys.dead(partition), keys.stats(partition)),
-                List.of(record.get(), envelope.toString(), id, envelope.get("type").textValue(), queue,
-                        Long.toString(clock.millis())));
-        return switch (reply.get(0).toInteger()) {
-            case 1 -> new Result(Outcome.DONE, reply.get(1).toString());
-            case 0 -> new Result(Outcome.NOT_FOUND, null);
-            default -> new Result(Outcome.NOT_DEAD, reply.get(1).toString());
+        ReviveScript.Call call = new ReviveScript.Call(partition, id, record.get(), envelope.toString(),
+                envelope.get("type").textValue(), clock.millis());
+        StatusReply<ReviveScript.Answer> reply = ReviveScript.read(redis.script(call.script(keys)));
+        return switch (reply.answer()) {
+            case REVIVED -> new Result(Outcome.DONE, reply.status());
+            case RECORD_GONE -> new Result(Outcome.NOT_FOUND, null);
+            case NOT_DEAD -> new Result(Outcome.NOT_DEAD, reply.status());
         };
     }
 
     /** Removes the task's record from the dead list; the task stays terminal. */
     @ApplyGuard(RedisGuard.NAME)
     public Result discard(String queue, String id) {
-        String partition = partitions.forTask(queue, id);
+        Partition partition = partitions.forTask(queue, id);
         Optional<String> record = find(partition, id);
-        boolean removed = record.isPresent() && redis.script(LuaScript.DISCARD,
-                List.of(keys.task(partition, id), keys.dead(partition), keys.stats(partition)), List.of(record.get()))
-                .toInteger() == 1;
+        boolean removed = record.isPresent()
+                && DiscardScript.removed(redis.script(new DiscardScript.Call(partition, id, record.get()).script(keys)));
         return new Result(removed ? Outcome.DONE : Outcome.NOT_FOUND, null);
     }
 
     /** The record of {@code id} as it is in its partition's dead list: the hash names it, else the newest match. */
-    private Optional<String> find(String queue, String id) {
-        Response named = redis.send(Request.cmd(Command.HGET).arg(keys.task(queue, id)).arg("deadRecord"));
+    private Optional<String> find(Partition partition, String id) {
+        Response named = redis.send(Request.cmd(Command.HGET).arg(keys.task(partition, id)).arg("deadRecord"));
         if (named != null) {
             return Optional.of(named.toString());
         }
         for (long start = 0; ; start += SCAN_PAGE) {
-            Response slice = redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(queue)).arg(start)
+            Response slice = redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(partition)).arg(start)
                     .arg(start + SCAN_PAGE - 1));
             for (Response raw : slice) {
                 if (id.equals(view(raw.toString()).id())) {

@@ -38,12 +38,12 @@ public final class EnqueueScript {
     }
 
     /** One call for {@code partition}, its tasks in submission order, {@code nowMillis} as their enqueue time. */
-    public record Call(String partition, long nowMillis, List<Task> tasks) {
+    public record Call(Partition partition, long nowMillis, List<Task> tasks) {
 
         public ScriptCall script(RedisKeys keys) {
             List<String> args = new ArrayList<>(3 + TASK_FIELDS * tasks.size());
             args.add(keys.base(partition));
-            args.add(QueuePartitions.queueOf(partition));
+            args.add(partition.queue());
             args.add(Long.toString(nowMillis));
             for (Task task : tasks) {
                 args.add(task.id());

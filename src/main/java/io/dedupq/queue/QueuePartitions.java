@@ -9,9 +9,9 @@ import java.util.List;
 import java.util.zip.CRC32;
 
 /**
- * The physical queues behind each queue. A queue with one partition (the default) is stored
- * under its own name; with N > 1 partitions it becomes {@code Q#0 .. Q#N-1}, each with its own
- * hash tag {@code {<prefix>:Q#i}}, so a hot queue spreads over cluster shards. A task id always
+ * The physical queues behind each queue, as {@link Partition}s. A queue with one partition (the
+ * default) is stored under its own name; with N > 1 partitions it becomes {@code Q#0 .. Q#N-1},
+ * each with its own hash tag {@code {<prefix>:Q#i}}, so a hot queue spreads over cluster shards. A task id always
  * maps to the same partition — CRC-32 (the zlib/PNG one) of the id's UTF-8 bytes, as an
  * unsigned number, modulo N — so every copy of an id meets the others in one slot and
  * deduplication holds. Producers that push onto the lists themselves compute the same:
@@ -20,10 +20,8 @@ import java.util.zip.CRC32;
 @ApplicationScoped
 public class QueuePartitions {
 
-    public static final char SEPARATOR = '#';
-
     private final DedupqConfig config;
-    private final List<String> all = new ArrayList<>();
+    private final List<Partition> all = new ArrayList<>();
 
     public QueuePartitions(HandlerRegistry registry, DedupqConfig config) {
         this.config = config;
@@ -41,27 +39,24 @@ public class QueuePartitions {
     }
 
     /** Every partition of every queue: what a worker consumes, beats in, reaps and promotes. */
-    public List<String> all() {
+    public List<Partition> all() {
         return all;
     }
 
     /** The partitions of {@code queue}: just {@code queue}, or {@code queue#0 .. queue#N-1}. */
-    public List<String> of(String queue) {
+    public List<Partition> of(String queue) {
         int n = count(queue);
-        if (n == 1) {
-            return List.of(queue);
-        }
-        List<String> names = new ArrayList<>(n);
+        List<Partition> partitions = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            names.add(queue + SEPARATOR + i);
+            partitions.add(new Partition(queue, i, n));
         }
-        return names;
+        return partitions;
     }
 
     /** The partition that holds task {@code id} of {@code queue}. */
-    public String forTask(String queue, String id) {
+    public Partition forTask(String queue, String id) {
         int n = count(queue);
-        return n == 1 ? queue : queue + SEPARATOR + index(id, n);
+        return new Partition(queue, n == 1 ? 0 : index(id, n), n);
     }
 
     /** crc32(UTF-8 id) mod partitions. */
@@ -71,15 +66,9 @@ public class QueuePartitions {
         return (int) (crc.getValue() % partitions);
     }
 
-    /** The queue a partition belongs to: the name before '#'. */
-    public static String queueOf(String partition) {
-        int cut = partition.indexOf(SEPARATOR);
-        return cut < 0 ? partition : partition.substring(0, cut);
-    }
-
     /** The settings of the queue that {@code partition} belongs to. */
-    public DedupqConfig.QueueConfig settings(String partition) {
-        return config.queues().get(queueOf(partition));
+    public DedupqConfig.QueueConfig settings(Partition partition) {
+        return config.queues().get(partition.queue());
     }
 
     private int count(String queue) {

@@ -75,14 +75,14 @@ public class QueueStore {
      */
     @ApplyGuard(RedisGuard.NAME)
     public Uni<List<EnqueueResult>> enqueue(List<TaskQueue.Prepared> tasks) {
-        Map<String, List<Integer>> byPartition = new LinkedHashMap<>();
+        Map<Partition, List<Integer>> byPartition = new LinkedHashMap<>();
         for (int i = 0; i < tasks.size(); i++) {
             TaskQueue.Prepared task = tasks.get(i);
             byPartition.computeIfAbsent(partitions.forTask(task.queue(), task.id()), q -> new ArrayList<>()).add(i);
         }
         long now = clock.millis();
         List<ScriptCall> calls = new ArrayList<>(byPartition.size());
-        for (Map.Entry<String, List<Integer>> group : byPartition.entrySet()) {
+        for (Map.Entry<Partition, List<Integer>> group : byPartition.entrySet()) {
             List<EnqueueScript.Task> members = new ArrayList<>(group.getValue().size());
             for (int index : group.getValue()) {
                 members.add(tasks.get(index).task());
@@ -95,7 +95,7 @@ public class QueueStore {
         return replies.map(all -> results(tasks, byPartition, all));
     }
 
-    private static List<EnqueueResult> results(List<TaskQueue.Prepared> tasks, Map<String, List<Integer>> byPartition,
+    private static List<EnqueueResult> results(List<TaskQueue.Prepared> tasks, Map<Partition, List<Integer>> byPartition,
             List<Response> replies) {
         EnqueueResult[] results = new EnqueueResult[tasks.size()];
         int call = 0;
@@ -126,7 +126,7 @@ public class QueueStore {
         List<String> queues = registry.queues();
         List<KeyedCommand> reads = new ArrayList<>();
         for (String queue : queues) {
-            String partition = partitions.forTask(queue, id);
+            Partition partition = partitions.forTask(queue, id);
             reads.add(HashFields.hmget(keys.task(partition, id), TASK_FIELDS));
             reads.add(KeyedCommand.of(Command.GET, keys.done(partition, id)));
         }
@@ -150,42 +150,41 @@ public class QueueStore {
      */
     @ApplyGuard(RedisGuard.NAME)
     public List<QueueStats> stats() {
-        List<String> all = partitions.all();
-        Map<String, QueueStats> byPartition = new LinkedHashMap<>();
+        List<Partition> all = partitions.all();
+        Map<Partition, QueueStats> byPartition = new LinkedHashMap<>();
         List<QueueStats> counted = count(all);
         for (int i = 0; i < all.size(); i++) {
             byPartition.put(all.get(i), counted.get(i));
         }
         List<QueueStats> stats = new ArrayList<>();
         for (String queue : registry.queues()) {
-            List<String> names = partitions.of(queue);
-            stats.add(names.size() == 1 ? byPartition.get(queue)
-                    : QueueStats.total(queue, names.stream().map(byPartition::get).toList()));
+            List<QueueStats> parts = partitions.of(queue).stream().map(byPartition::get).toList();
+            stats.add(parts.size() == 1 ? parts.get(0) : QueueStats.total(queue, parts));
         }
         return stats;
     }
 
-    private List<QueueStats> count(List<String> queues) {
+    private List<QueueStats> count(List<Partition> partitions) {
         List<KeyedCommand> workerLists = new ArrayList<>();
-        for (String queue : queues) {
-            workerLists.add(KeyedCommand.of(Command.ZRANGE, keys.workers(queue)).arg(0).arg(-1));
+        for (Partition partition : partitions) {
+            workerLists.add(KeyedCommand.of(Command.ZRANGE, keys.workers(partition)).arg(0).arg(-1));
         }
         List<Response> workersPerQueue = redis.batch(workerLists);
         List<KeyedCommand> reads = new ArrayList<>();
-        for (int q = 0; q < queues.size(); q++) {
-            String queue = queues.get(q);
-            reads.add(KeyedCommand.of(Command.LLEN, keys.pending(queue)));
-            reads.add(KeyedCommand.of(Command.ZCARD, keys.delayed(queue)));
-            reads.add(KeyedCommand.of(Command.LLEN, keys.dead(queue)));
-            reads.add(HashFields.hmget(keys.stats(queue), STAT_FIELDS));
+        for (int q = 0; q < partitions.size(); q++) {
+            Partition partition = partitions.get(q);
+            reads.add(KeyedCommand.of(Command.LLEN, keys.pending(partition)));
+            reads.add(KeyedCommand.of(Command.ZCARD, keys.delayed(partition)));
+            reads.add(KeyedCommand.of(Command.LLEN, keys.dead(partition)));
+            reads.add(HashFields.hmget(keys.stats(partition), STAT_FIELDS));
             for (Response worker : workersPerQueue.get(q)) {
-                reads.add(KeyedCommand.of(Command.LLEN, keys.processing(queue, worker.toString())));
+                reads.add(KeyedCommand.of(Command.LLEN, keys.processing(partition, worker.toString())));
             }
         }
         List<Response> replies = redis.batch(reads);
         List<QueueStats> stats = new ArrayList<>();
         int r = 0;
-        for (int q = 0; q < queues.size(); q++) {
+        for (int q = 0; q < partitions.size(); q++) {
             long pending = replies.get(r++).toLong();
             long delayed = replies.get(r++).toLong();
             long dead = replies.get(r++).toLong();
@@ -199,7 +198,7 @@ public class QueueStore {
             long skippedStale = c.count("skipped_stale");
             long failed = c.count("failed") + c.count("dead");
             long unparseable = c.count("unparseable");
-            stats.add(new QueueStats(queues.get(q), pending, processing, delayed, dead,
+            stats.add(new QueueStats(partitions.get(q).name(), pending, processing, delayed, dead,
                     c.count("enqueued"), c.count("succeeded"), failed, failed + unparseable, unparseable, c.count("retried"),
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
                     c.count("rejected_duplicates"), c.count("lost_locks"), c.count("cancelled"), c.count("revived"),

@@ -49,10 +49,6 @@ public class RedisCalls {
         return await(() -> gateway.batch(commands).map(RedisCalls::wrap), RedisGateway.REPLY_TIMEOUT);
     }
 
-    public Response script(LuaScript script, List<String> keys, List<String> args) {
-        return script(new ScriptCall(script, keys, args));
-    }
-
     public Response script(ScriptCall call) {
         return await(() -> gateway.script(call).map(RedisCalls::wrap), RedisGateway.REPLY_TIMEOUT);
     }

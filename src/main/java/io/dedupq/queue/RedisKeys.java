@@ -4,10 +4,10 @@ import io.dedupq.config.DedupqConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * The one place in Java that spells Redis keys. Every key of a queue starts with the hash tag
- * {@code {<prefix>:<queue>}} so that each script touches a single cluster slot; scripts that
- * learn task ids only as they run (claim, enqueue, requeue) build lock:, done: and task: keys
- * from {@link #base} in the same way.
+ * The one place in Java that spells Redis keys. Every key of a queue partition starts with the
+ * hash tag {@code {<prefix>:<partition>}} ({@link Partition#name()}) so that each script touches
+ * a single cluster slot; scripts that learn task ids only as they run (claim, enqueue, requeue)
+ * build lock:, done: and task: keys from {@link #base} in the same way.
  */
 @ApplicationScoped
 public class RedisKeys {
@@ -18,50 +18,50 @@ public class RedisKeys {
         this.prefix = config.keyPrefix();
     }
 
-    /** {@code {prefix:queue}:} — scripts build the per-id keys (lock:, done:, task:) from it. */
-    public String base(String queue) {
-        return "{" + prefix + ":" + queue + "}:";
+    /** {@code {prefix:partition}:} — scripts build the per-id keys (lock:, done:, task:) from it. */
+    public String base(Partition partition) {
+        return "{" + prefix + ":" + partition.name() + "}:";
     }
 
-    public String pending(String queue) {
-        return base(queue) + "pending";
+    public String pending(Partition partition) {
+        return base(partition) + "pending";
     }
 
-    public String processing(String queue, String worker) {
-        return base(queue) + "processing:" + worker;
+    public String processing(Partition partition, String worker) {
+        return base(partition) + "processing:" + worker;
     }
 
-    public String delayed(String queue) {
-        return base(queue) + "delayed";
+    public String delayed(Partition partition) {
+        return base(partition) + "delayed";
     }
 
-    public String dead(String queue) {
-        return base(queue) + "dead";
+    public String dead(Partition partition) {
+        return base(partition) + "dead";
     }
 
-    public String lock(String queue, String id) {
-        return base(queue) + "lock:" + id;
+    public String lock(Partition partition, String id) {
+        return base(partition) + "lock:" + id;
     }
 
-    public String done(String queue, String id) {
-        return base(queue) + "done:" + id;
+    public String done(Partition partition, String id) {
+        return base(partition) + "done:" + id;
     }
 
-    public String task(String queue, String id) {
-        return base(queue) + "task:" + id;
+    public String task(Partition partition, String id) {
+        return base(partition) + "task:" + id;
     }
 
-    public String fence(String queue) {
-        return base(queue) + "fence";
+    public String fence(Partition partition) {
+        return base(partition) + "fence";
     }
 
-    public String stats(String queue) {
-        return base(queue) + "stats";
+    public String stats(Partition partition) {
+        return base(partition) + "stats";
     }
 
-    /** Workers that consume this queue, scored by last heartbeat (ms); same slot as the queue. */
-    public String workers(String queue) {
-        return base(queue) + "workers";
+    /** Workers that consume this partition, scored by last heartbeat (ms); same slot as its other keys. */
+    public String workers(Partition partition) {
+        return base(partition) + "workers";
     }
 
     /** Every worker, scored by its last heartbeat (ms). */

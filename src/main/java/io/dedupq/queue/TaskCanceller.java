@@ -2,10 +2,8 @@ package io.dedupq.queue;
 
 import io.dedupq.config.DedupqConfig;
 import io.smallrye.faulttolerance.api.ApplyGuard;
-import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
-import java.util.List;
 import java.util.Optional;
 
 /** Cancels a task that is still waiting (cancel.lua); the script decides atomically whether it may. */
@@ -41,16 +39,13 @@ public class TaskCanceller {
             return Optional.empty();
         }
         String queue = task.get().queue();
-        String partition = partitions.forTask(queue, id);
+        Partition partition = partitions.forTask(queue, id);
         DedupqConfig.QueueConfig settings = config.queues().get(queue);
-        Response reply = redis.script(LuaScript.CANCEL,
-                List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
-                        keys.delayed(partition), keys.stats(partition)),
-                List.of(id, Long.toString(clock.millis()), Long.toString(settings.dedupWindow().toMillis()),
-                        Long.toString(DedupqConfig.QueueConfig.retention(settings).toMillis())));
-        int code = reply.get(0).toInteger();
-        if (code != 0) {
-            return Optional.of(new Cancelled(id, queue, code == 1, reply.get(1).toString()));
+        CancelScript.Call call = new CancelScript.Call(partition, id, clock.millis(), settings.dedupWindow().toMillis(),
+                DedupqConfig.QueueConfig.retention(settings).toMillis());
+        StatusReply<CancelScript.Answer> reply = CancelScript.read(redis.script(call.script(keys)));
+        if (reply.answer() != CancelScript.Answer.NO_TASK) {
+            return Optional.of(new Cancelled(id, queue, reply.answer() == CancelScript.Answer.CANCELLED, reply.status()));
         }
         // no hash: the lookup found only the outcome (the result retention passed), or the hash expired since
         return task.get().outcomeOnly() ? Optional.of(new Cancelled(id, queue, false, task.get().status())) : Optional.empty();

@@ -1,8 +1,10 @@
 package io.dedupq.worker;
 
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
+import io.dedupq.queue.TaskStatus;
 import io.vertx.mutiny.redis.client.Response;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +15,7 @@ import java.util.List;
  */
 public final class ClaimScript {
 
+    /** Arguments of an outcome with the most: id, envelope, token, outcome and a retry's three. */
     private static final int OUTCOME_FIELDS = 7;
     private static final int CLAIM_FIELDS = 5;
 
@@ -30,14 +33,14 @@ public final class ClaimScript {
      * @param resultRetentionMillis  how long a finished task's hash stays (at most the window)
      * @param outcomes     finished executions to record
      */
-    public record Call(String partition, String worker, String queue, int max, String moved, long lockTtlMillis,
+    public record Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
             long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
 
         public ScriptCall script(RedisKeys keys) {
             List<String> args = new ArrayList<>(9 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
-            args.add(queue);
+            args.add(partition.queue());
             args.add(Integer.toString(max));
             args.add(Long.toString(lockTtlMillis));
             args.add(Long.toString(freshnessMillis));
@@ -49,9 +52,14 @@ public final class ClaimScript {
                 args.add(o.claim().envelope());
                 args.add(o.claim().token());
                 args.add(o.status().wire());
+                // each outcome carries only what its kind needs (claim.lua's header)
                 args.add(o.detail());
-                args.add(o.next());
-                args.add(Long.toString(o.delay()));
+                if (o.status() != TaskStatus.SUCCEEDED) {
+                    args.add(o.next());
+                }
+                if (o.status() == TaskStatus.RETRYING) {
+                    args.add(Long.toString(o.delay()));
+                }
             }
             return new ScriptCall(LuaScript.CLAIM,
                     List.of(keys.pending(partition), keys.processing(partition, worker), keys.fence(partition),

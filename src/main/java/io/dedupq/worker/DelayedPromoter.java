@@ -1,18 +1,17 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
-import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.List;
 
-/** Moves retries that are due from each queue's delayed set to its pending list (promote.lua). */
+/** Moves retries that are due from each partition's delayed set to its pending list (promote.lua). */
 @ApplicationScoped
 public class DelayedPromoter {
 
-    private static final String PER_CALL = "1000";
+    private static final int PER_CALL = 1000;
 
     private final RedisCalls redis;
     private final RedisKeys keys;
@@ -35,10 +34,10 @@ public class DelayedPromoter {
         loop.stop();
     }
 
-    /** Atomic per queue, so every worker pod may run it; no lock is needed. Due by Redis's clock, not this pod's. */
+    /** Atomic per partition, so every worker pod may run it; no lock is needed. Due by Redis's clock, not this pod's. */
     public void promoteDue() {
-        for (String queue : partitions.all()) {
-            redis.script(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)), List.of(PER_CALL));
+        for (Partition partition : partitions.all()) {
+            redis.script(new PromoteScript.Call(partition, PER_CALL).script(keys));
         }
     }
 }

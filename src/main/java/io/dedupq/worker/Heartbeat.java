@@ -1,10 +1,10 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.ScriptCall;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
@@ -39,16 +39,16 @@ public class Heartbeat {
     }
 
     /**
-     * One pipeline (one beat.lua per hash slot): the worker's score in every queue it consumes (claim.lua claims
+     * One pipeline (one beat.lua per hash slot): the worker's score in every partition it consumes (claim.lua claims
      * only while that score is fresh) and in the list of all workers. The score is the Redis server's time, never
      * this pod's, so a pod whose clock is off is still judged alive by the same clock it is judged with.
      */
     public void beat() {
         List<ScriptCall> beats = new ArrayList<>();
-        for (String queue : partitions.all()) {
-            beats.add(beat(keys.workers(queue)));
+        for (Partition partition : partitions.all()) {
+            beats.add(new BeatScript.Call(keys.workers(partition), worker.id()).script());
         }
-        beats.add(beat(keys.workers()));
+        beats.add(new BeatScript.Call(keys.workers(), worker.id()).script());
         long started = System.nanoTime();
         try {
             redis.scripts(beats);
@@ -63,10 +63,6 @@ public class Heartbeat {
         }
     }
 
-    private ScriptCall beat(String workers) {
-        return new ScriptCall(LuaScript.BEAT, List.of(workers), List.of(worker.id()));
-    }
-
     /** How long beats have landed on time without an interruption; zero while failing. */
     public Duration beatingFor() {
         long since = beatingSince;
@@ -78,7 +74,7 @@ public class Heartbeat {
         loop.stop();
     }
 
-    /** Removes the worker from the list of all workers, after it has left every queue. */
+    /** Removes the worker from the list of all workers, after it has left every partition. */
     public void leave() {
         redis.send(Request.cmd(Command.ZREM).arg(keys.workers()).arg(worker.id()));
     }

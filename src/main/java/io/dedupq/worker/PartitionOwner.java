@@ -4,7 +4,7 @@ import io.dedupq.config.DedupqConfig;
 import io.dedupq.health.RedisMemory;
 import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.EventLoopRedis;
-import io.dedupq.queue.QueuePartitions;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisGateway;
 import io.dedupq.queue.RedisFullException;
 import io.dedupq.queue.RedisKeys;
@@ -64,7 +64,7 @@ public final class PartitionOwner {
     static final int MAX_GROUP = 256;
     static final int MAX_IN_FLIGHT = 4;
 
-    private final String partition;
+    private final Partition partition;
     private final DedupqConfig.QueueConfig settings;
     private final Collaborators with;
     private final ExecutorService handlers;
@@ -81,9 +81,9 @@ public final class PartitionOwner {
     private boolean blocking;
     private boolean drained;
     /** A backoff or heartbeat wait is under way: nothing is sent until its timer fires. */
-    private boolean waiting;
+    private final Pause waiting = new Pause();
     /** Redis refused a claim for want of memory: outcomes go on alone until the backoff passes. */
-    private boolean claimsHeld;
+    private final Pause claimsHeld = new Pause();
     private int failures;
     private boolean sweepWanted = true;
     private boolean sweeping;
@@ -100,7 +100,7 @@ public final class PartitionOwner {
             TaskRunner runner, Requeuer requeuer, TaskMetrics metrics, RedisMemory memory) {
     }
 
-    public PartitionOwner(String partition, DedupqConfig.QueueConfig settings, Collaborators with) {
+    public PartitionOwner(Partition partition, DedupqConfig.QueueConfig settings, Collaborators with) {
         this.partition = partition;
         this.settings = settings;
         this.with = with;
@@ -113,7 +113,7 @@ public final class PartitionOwner {
         });
     }
 
-    public String partition() {
+    public Partition partition() {
         return partition;
     }
 
@@ -185,11 +185,11 @@ public final class PartitionOwner {
         if (!finishing) {
             giveUpOnOutbox();
         }
-        if (sweepDue() && !sweeping && claimsInFlight == 0 && !blocking && !waiting) {
+        if (sweepDue() && !sweeping && claimsInFlight == 0 && !blocking && !waiting.on()) {
             sweep();
             return;
         }
-        while (!waiting && callsInFlight < MAX_IN_FLIGHT) {
+        while (!waiting.on() && callsInFlight < MAX_IN_FLIGHT) {
             int claim = claimable(!outbox.isEmpty());
             if (outbox.isEmpty() && claim == 0) {
                 break;
@@ -204,16 +204,16 @@ public final class PartitionOwner {
             free -= claim;
             send(group, claim, null);
         }
-        if (drained && free > 0 && claiming && !claimsHeld && !blocking && claimsInFlight == 0 && !waiting && !sweepDue()
-                && claimsAllowed()) {
+        if (drained && free > 0 && claiming && !claimsHeld.on() && !blocking && claimsInFlight == 0 && !waiting.on()
+                && !sweepDue() && claimsAllowed()) {
             block();
         }
         if (free > 0) {
             // a free slot: whatever else holds this owner up, it is not handlers that never return
             lastTurn = System.nanoTime();
-            if (claiming && callsInFlight == 0 && !blocking && !waiting && !sweeping) {
+            if (claiming && callsInFlight == 0 && !blocking && !waiting.on() && !sweeping) {
                 // nothing under way that will call back (Redis evicts, say): look again shortly
-                waitFor(HEARTBEAT_WAIT);
+                waiting.start(HEARTBEAT_WAIT);
             }
         }
         if (!claiming && callsInFlight == 0 && !blocking && !sweeping && outbox.isEmpty() && arrivals.isEmpty()
@@ -228,7 +228,7 @@ public final class PartitionOwner {
      * BLMOVE waits); one with outcomes always asks, which costs claim.lua one empty LMOVE.
      */
     private int claimable(boolean withOutcomes) {
-        if (!claiming || claimsHeld || free == 0 || sweepDue() || (drained && !withOutcomes) || !claimsAllowed()) {
+        if (!claiming || claimsHeld.on() || free == 0 || sweepDue() || (drained && !withOutcomes) || !claimsAllowed()) {
             return 0;
         }
         return Math.min(free, settings.batch());
@@ -240,8 +240,8 @@ public final class PartitionOwner {
             claimsInFlight++;
             lastTurn = System.nanoTime();
         }
-        ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), QueuePartitions.queueOf(partition),
-                claim, moved, settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
+        ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), claim, moved,
+                settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
                 settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group);
         with.loop().script(call.script(with.keys())).onComplete(sent -> {
             callsInFlight--;
@@ -281,7 +281,7 @@ public final class PartitionOwner {
         free += claim - reply.claims().size();
         if (!reply.registered()) {
             // no fresh heartbeat yet (starting, or back from a long pause): wait for the next beat
-            waitFor(HEARTBEAT_WAIT);
+            waiting.start(HEARTBEAT_WAIT);
             return;
         }
         drained = reply.drained();
@@ -303,21 +303,10 @@ public final class PartitionOwner {
         if (failure instanceof RedisFullException && claim > 0) {
             // a full Redis refuses claim.lua at the claim's first write, before any outcome: the
             // outcomes go again at once without a claim, whose first write Redis never refuses
-            holdClaims(backoff);
+            claimsHeld.start(backoff);
         } else {
-            waitFor(backoff);
+            waiting.start(backoff);
         }
-    }
-
-    private void holdClaims(Duration delay) {
-        if (claimsHeld) {
-            return;
-        }
-        claimsHeld = true;
-        with.loop().later(delay.toMillis(), () -> {
-            claimsHeld = false;
-            pump();
-        });
     }
 
     /** At shutdown's end: outcomes that could not be recorded; their copies are requeued with the rest. */
@@ -373,7 +362,7 @@ public final class PartitionOwner {
                 // a lost reply may have moved a copy into our list
                 sweepWanted = true;
                 LOG.warnf("queue %s: BLMOVE failed (%s); backing off", partition, moved.cause().getMessage());
-                waitFor(ERROR_BACKOFF.delay(failures++));
+                waiting.start(ERROR_BACKOFF.delay(failures++));
             } else if (moved.result() == null || !claiming) {
                 // nothing came, or we are stopping: a copy it brought is requeued by the shutdown
                 free++;
@@ -415,7 +404,7 @@ public final class PartitionOwner {
             });
             return orphans.isEmpty() ? Future.succeededFuture(List.<String>of())
                     : with.loop().script(with.requeuer().given(partition, orphans, tokens))
-                            .map(reply -> Requeuer.types(Response.newInstance(reply)));
+                            .map(reply -> RequeueScript.Reply.read(Response.newInstance(reply)).types());
         }).onComplete(swept -> {
             sweeping = false;
             if (swept.succeeded()) {
@@ -427,7 +416,7 @@ public final class PartitionOwner {
                 lastSweep = System.nanoTime();
             } else {
                 LOG.debugf("queue %s: sweep of own copies postponed: %s", partition, swept.cause().getMessage());
-                waitFor(ERROR_BACKOFF.delay(failures++));
+                waiting.start(ERROR_BACKOFF.delay(failures++));
             }
             pump();
         });
@@ -452,7 +441,7 @@ public final class PartitionOwner {
                 with.loop().schedule(() -> {
                     memoryCheckUnderWay = false;
                     if (with.memory().latest() == null) {
-                        waitFor(ERROR_BACKOFF.delay(failures++));
+                        waiting.start(ERROR_BACKOFF.delay(failures++));
                     } else {
                         pump();
                     }
@@ -462,14 +451,23 @@ public final class PartitionOwner {
         return false;
     }
 
-    private void waitFor(Duration delay) {
-        if (waiting) {
-            return;
+    /** A flag that a timer clears, after which the owner pumps again; started at most once at a time. */
+    private final class Pause {
+        private boolean on;
+
+        boolean on() {
+            return on;
         }
-        waiting = true;
-        with.loop().later(delay.toMillis(), () -> {
-            waiting = false;
-            pump();
-        });
+
+        void start(Duration delay) {
+            if (on) {
+                return;
+            }
+            on = true;
+            with.loop().later(delay.toMillis(), () -> {
+                on = false;
+                pump();
+            });
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.dedupq.worker;
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.lock.DistributedLock;
 import io.dedupq.metrics.TaskMetrics;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
@@ -64,7 +65,7 @@ public class Reaper {
     }
 
     /**
-     * Requeues the copies of every worker whose last heartbeat on a queue is older than the
+     * Requeues the copies of every worker whose last heartbeat on a partition is older than the
      * expiry. Never this process's own worker: it is alive by definition, and requeueing its
      * copies would free the locks of tasks its handlers are still running. A presumed-dead
      * worker is forgotten only after ten expiries with an empty list, so a copy that a paused
@@ -77,17 +78,17 @@ public class Reaper {
         long now = redis.serverMillis();
         long cutoff = now - expiry.toMillis();
         long forgetBefore = now - forgetAfter.toMillis();
-        for (String queue : partitions.all()) {
-            Response expired = redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.workers(queue)).arg("-inf").arg(cutoff));
+        for (Partition partition : partitions.all()) {
+            Response expired = redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.workers(partition)).arg("-inf").arg(cutoff));
             for (Response entry : expired) {
                 String worker = entry.toString();
                 if (worker.equals(self.id())) {
                     continue;
                 }
-                List<String> moved = requeuer.requeueExpired(queue, worker, expiry, forgetAfter);
-                metrics.reaped(queue, moved);
+                List<String> moved = requeuer.requeueExpired(partition, worker, expiry, forgetAfter);
+                metrics.reaped(partition, moved);
                 if (!moved.isEmpty()) {
-                    LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", queue, worker, moved.size());
+                    LOG.infof("queue %s: worker %s presumed dead, %d copies back to pending", partition, worker, moved.size());
                 }
             }
         }

@@ -1,14 +1,12 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
-import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
-import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
@@ -33,12 +31,8 @@ public class Requeuer {
      * Locks held by the executions with {@code runningTokens} are left alone, so a copy that
      * shares its id with a running one does not free that one's lock.
      */
-    public ScriptCall given(String partition, List<String> envelopes, Collection<String> runningTokens) {
-        List<String> args = new ArrayList<>(List.of(keys.base(partition), worker.id(), "given", "0", "0",
-                Integer.toString(envelopes.size())));
-        args.addAll(envelopes);
-        args.addAll(runningTokens);
-        return call(partition, worker.id(), args);
+    public ScriptCall given(Partition partition, List<String> envelopes, Collection<String> runningTokens) {
+        return RequeueScript.Call.given(partition, worker.id(), envelopes, runningTokens).script(keys);
     }
 
     /**
@@ -46,10 +40,9 @@ public class Requeuer {
      * queue is left behind as already expired, so the reaper requeues anything that still lands
      * in its list and forgets it later.
      */
-    public long requeueAllAndLeave(String partition) {
-        String expired = Long.toString(config.worker().heartbeatExpiry().toMillis() + 1);
-        return types(redis.script(call(partition, worker.id(),
-                List.of(keys.base(partition), worker.id(), "all", expired, "0")))).size();
+    public long requeueAllAndLeave(Partition partition) {
+        long expired = config.worker().heartbeatExpiry().toMillis() + 1;
+        return send(RequeueScript.Call.all(partition, worker.id(), expired)).size();
     }
 
     /**
@@ -58,20 +51,11 @@ public class Requeuer {
      * forgotten once its list is empty and its heartbeat is older than {@code forgetAfter}.
      * Returns the types of the copies requeued.
      */
-    public List<String> requeueExpired(String partition, String workerId, Duration expiry, Duration forgetAfter) {
-        return types(redis.script(call(partition, workerId, List.of(keys.base(partition), workerId, "expired",
-                Long.toString(expiry.toMillis()), Long.toString(forgetAfter.toMillis())))));
+    public List<String> requeueExpired(Partition partition, String workerId, Duration expiry, Duration forgetAfter) {
+        return send(RequeueScript.Call.expired(partition, workerId, expiry.toMillis(), forgetAfter.toMillis()));
     }
 
-    /** requeue.lua's reply: the types of the copies that went back to pending, one per copy. */
-    public static List<String> types(Response reply) {
-        List<String> types = new ArrayList<>();
-        reply.forEach(type -> types.add(type.toString()));
-        return types;
-    }
-
-    private ScriptCall call(String partition, String workerId, List<String> args) {
-        return new ScriptCall(LuaScript.REQUEUE,
-                List.of(keys.processing(partition, workerId), keys.pending(partition), keys.workers(partition)), args);
+    private List<String> send(RequeueScript.Call call) {
+        return RequeueScript.Reply.read(redis.script(call.script(keys))).types();
     }
 }

@@ -14,6 +14,7 @@ import io.dedupq.handler.PermanentFailure;
 import io.dedupq.handler.TaskHandler;
 import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.Envelope;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.TaskStatus;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -58,7 +59,7 @@ public class TaskRunner {
     }
 
     /** Runs the copy on the calling thread and says what came of it; its owner records the outcome. */
-    public Outcome run(String queue, Claim claim) {
+    public Outcome run(Partition partition, Claim claim) {
         long started = clock.millis();
         Envelope envelope;
         try {
@@ -68,23 +69,23 @@ public class TaskRunner {
             // large, nesting too deep, a field of the wrong type
             envelope = null;
         }
-        metrics.started(queue, envelope);
-        Verdict verdict = envelope == null ? fail(queue, null, claim, TaskStatus.FAILED, "malformed envelope", false)
-                : execute(queue, envelope, claim);
+        metrics.started(partition, envelope);
+        Verdict verdict = envelope == null ? fail(partition, null, claim, TaskStatus.FAILED, "malformed envelope", false)
+                : execute(partition, envelope, claim);
         String type = typeOf(envelope);
         int attempt = envelope == null ? 0 : envelope.attempt();
         // written here, not where the outcome is recorded: that is the event loop, which must not wait for a log
-        logOutcome(queue, type, attempt, claim, verdict.status, started);
+        logOutcome(partition, type, attempt, claim, verdict.status, started);
         return new Outcome(claim, type, attempt, verdict.status, verdict.detail, verdict.next, verdict.delay,
                 verdict.lossCounted);
     }
 
     /** Counts an outcome once claim.lua answered for it: {@code recorded} false when a newer execution owns the task. */
-    public void recorded(String queue, Outcome outcome, boolean recorded) {
-        metrics.finished(queue, outcome.type(), outcome.status().wire(), recorded, outcome.lossCounted());
+    public void recorded(Partition partition, Outcome outcome, boolean recorded) {
+        metrics.finished(partition, outcome.type(), outcome.status().wire(), recorded, outcome.lossCounted());
         if (!recorded) {
             LOG.warnf("task=%s queue=%s type=%s attempt=%d outcome=%s not recorded: a newer execution owns the task",
-                    outcome.claim().id(), queue, outcome.type(), outcome.attempt(), outcome.status().wire());
+                    outcome.claim().id(), partition, outcome.type(), outcome.attempt(), outcome.status().wire());
         }
     }
 
@@ -103,41 +104,41 @@ public class TaskRunner {
      * One line per outcome: INFO when the task succeeded, WARN otherwise, so that setting this
      * class's category to WARN keeps the lines that need a look and saves the cost of the rest.
      */
-    private void logOutcome(String queue, String type, int attempt, Claim claim, TaskStatus outcome, long started) {
+    private void logOutcome(Partition partition, String type, int attempt, Claim claim, TaskStatus outcome, long started) {
         Logger.Level level = outcome == TaskStatus.SUCCEEDED ? Logger.Level.INFO : Logger.Level.WARN;
         if (LOG.isEnabled(level)) {
             // built by hand: printf-style formatting was the largest cost of a no-op task's line
-            LOG.log(level, new StringBuilder(160).append("task=").append(claim.id()).append(" queue=").append(queue)
+            LOG.log(level, new StringBuilder(160).append("task=").append(claim.id()).append(" queue=").append(partition.name())
                     .append(" type=").append(type).append(" attempt=").append(attempt).append(" outcome=")
                     .append(outcome.wire()).append(" duration_ms=").append(clock.millis() - started).toString());
         }
     }
 
     /** Runs the handler and says what came of it. */
-    private Verdict execute(String queue, Envelope envelope, Claim claim) {
+    private Verdict execute(Partition partition, Envelope envelope, Claim claim) {
         TaskHandler<?> handler = registry.handler(envelope.type()).orElse(null);
         if (handler == null) {
-            return fail(queue, envelope, claim, TaskStatus.FAILED, "no handler for task type '" + envelope.type() + "'", false);
+            return fail(partition, envelope, claim, TaskStatus.FAILED, "no handler for task type '" + envelope.type() + "'", false);
         }
         PayloadBinder.Bound<?> bound = binder.bind(envelope.payload(), handler.payloadType(), "payload");
         if (!bound.ok()) {
-            return fail(queue, envelope, claim, TaskStatus.FAILED, "invalid payload: "
+            return fail(partition, envelope, claim, TaskStatus.FAILED, "invalid payload: "
                     + bound.errors().stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; ")),
                     false);
         }
         Object result;
         // the lock is kept alive only while the handler runs; the watch is closed before the outcome is written
-        Watchdog.Watch watch = watchdog.watch(queue, envelope.type(), claim);
+        Watchdog.Watch watch = watchdog.watch(partition, envelope.type(), claim);
         try (watch) {
-            ExecutionContext ctx = new ExecutionContext(claim.id(), QueuePartitions.queueOf(queue), envelope.attempt(),
+            ExecutionContext ctx = new ExecutionContext(claim.id(), partition.queue(), envelope.attempt(),
                     claim.fence(), watch::lost);
-            result = metrics.timeHandler(queue, envelope.type(), () -> invoke(handler, bound.value(), ctx));
+            result = metrics.timeHandler(partition, envelope.type(), () -> invoke(handler, bound.value(), ctx));
         } catch (AlreadyApplied e) {
             return new Verdict(TaskStatus.SUCCEEDED, e.outcome(), null, 0, watch.lost());
         } catch (PermanentFailure e) {
-            return fail(queue, envelope, claim, TaskStatus.FAILED, describe(e), watch.lost());
+            return fail(partition, envelope, claim, TaskStatus.FAILED, describe(e), watch.lost());
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
-            return retryOrBury(queue, envelope, claim, describe(e), watch.lost());
+            return retryOrBury(partition, envelope, claim, describe(e), watch.lost());
         }
         return new Verdict(TaskStatus.SUCCEEDED, toJson(result), null, 0, watch.lost());
     }
@@ -147,10 +148,10 @@ public class TaskRunner {
         return handler.handle((P) payload, ctx);
     }
 
-    private Verdict retryOrBury(String queue, Envelope envelope, Claim claim, String error, boolean lossCounted) {
-        DedupqConfig.QueueConfig settings = partitions.settings(queue);
+    private Verdict retryOrBury(Partition partition, Envelope envelope, Claim claim, String error, boolean lossCounted) {
+        DedupqConfig.QueueConfig settings = partitions.settings(partition);
         if (envelope.attempt() + 1 >= settings.maxAttempts()) {
-            return fail(queue, envelope, claim, TaskStatus.DEAD, error, lossCounted);
+            return fail(partition, envelope, claim, TaskStatus.DEAD, error, lossCounted);
         }
         // a duration: claim.lua adds it to Redis's clock, the one promote.lua compares with
         long delay = new Backoff(settings.backoffBase(), settings.backoffMax()).delay(envelope.attempt()).toMillis();
@@ -158,11 +159,11 @@ public class TaskRunner {
     }
 
     /** Dead-letters the copy; {@code envelope} is null when the copy could not be read. */
-    private Verdict fail(String queue, Envelope envelope, Claim claim, TaskStatus outcome, String error, boolean lossCounted) {
+    private Verdict fail(Partition partition, Envelope envelope, Claim claim, TaskStatus outcome, String error, boolean lossCounted) {
         ObjectNode deadLetter = mapper.createObjectNode();
         deadLetter.put("id", claim.id());
         deadLetter.put("type", envelope == null ? null : envelope.type());
-        deadLetter.put("queue", QueuePartitions.queueOf(queue));
+        deadLetter.put("queue", partition.queue());
         deadLetter.put("status", outcome.wire());
         deadLetter.put("attempt", envelope == null ? 0 : envelope.attempt());
         deadLetter.put("error", error);

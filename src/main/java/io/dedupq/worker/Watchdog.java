@@ -2,8 +2,9 @@ package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.handler.HandlerRegistry;
+import io.dedupq.lock.LockScripts;
 import io.dedupq.metrics.TaskMetrics;
-import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
@@ -56,7 +57,7 @@ public class Watchdog {
      */
     public final class Watch implements AutoCloseable {
 
-        private final String queue;
+        private final Partition partition;
         private final String type;
         private final Claim claim;
         private final Thread thread;
@@ -66,8 +67,8 @@ public class Watchdog {
         private boolean open = true;
 
         /** @param thread interrupted when the lock is lost; null for a handler on the event loop, never interrupted */
-        private Watch(String queue, String type, Claim claim, Thread thread, long ttlMillis) {
-            this.queue = queue;
+        private Watch(Partition partition, String type, Claim claim, Thread thread, long ttlMillis) {
+            this.partition = partition;
             this.type = type;
             this.claim = claim;
             this.thread = thread;
@@ -121,9 +122,9 @@ public class Watchdog {
      * Starts watching the claim's lock for the calling thread, which is about to run a handler of
      * {@code type}; an event loop thread is never interrupted.
      */
-    public Watch watch(String queue, String type, Claim claim) {
-        Watch watch = new Watch(queue, type, claim, Context.isOnEventLoopThread() ? null : Thread.currentThread(),
-                partitions.settings(queue).lockTtl().toMillis());
+    public Watch watch(Partition partition, String type, Claim claim) {
+        Watch watch = new Watch(partition, type, claim, Context.isOnEventLoopThread() ? null : Thread.currentThread(),
+                partitions.settings(partition).lockTtl().toMillis());
         watched.add(watch);
         return watch;
     }
@@ -136,8 +137,8 @@ public class Watchdog {
         for (Watch watch : watched) {
             if (watch.dueAt - now <= 0) {
                 due.add(watch);
-                calls.add(new ScriptCall(LuaScript.EXTEND, List.of(keys.lock(watch.queue, watch.claim.id())),
-                        List.of(watch.claim.token(), Long.toString(watch.ttlMillis))));
+                calls.add(new LockScripts.Extend(keys.lock(watch.partition, watch.claim.id()), watch.claim.token(),
+                        watch.ttlMillis).script());
             }
         }
         if (due.isEmpty()) {
@@ -147,7 +148,7 @@ public class Watchdog {
         List<Response> replies = redis.scripts(calls);
         for (int i = 0; i < due.size(); i++) {
             Watch watch = due.get(i);
-            if (replies.get(i).toInteger() == 1) {
+            if (LockScripts.held(replies.get(i))) {
                 extended(watch, now);
             } else {
                 lockLost(watch);
@@ -158,15 +159,15 @@ public class Watchdog {
     /** The one place where an extension succeeded. */
     private void extended(Watch watch, long sentAt) {
         watch.dueAt = watch.nextDue(sentAt);
-        metrics.lockExtended(watch.queue, watch.type);
+        metrics.lockExtended(watch.partition, watch.type);
     }
 
     /** The one place where an execution is found to have lost its lock. */
     private void lockLost(Watch watch) {
         if (watch.markLost()) {
-            metrics.lockLost(watch.queue, watch.type, "watchdog");
+            metrics.lockLost(watch.partition, watch.type, "watchdog");
             LOG.warnf("queue %s: task %s (token %s) lost its lock; its handler is interrupted and its outcome will not "
-                    + "overwrite a newer execution's", watch.queue, watch.claim.id(), watch.claim.token());
+                    + "overwrite a newer execution's", watch.partition, watch.claim.id(), watch.claim.token());
         }
     }
 

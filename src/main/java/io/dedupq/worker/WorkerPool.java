@@ -4,6 +4,7 @@ import io.dedupq.config.DedupqConfig;
 import io.dedupq.health.RedisMemory;
 import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.EventLoopRedis;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisKeys;
 import io.quarkus.runtime.ShutdownEvent;
@@ -67,7 +68,7 @@ public class WorkerPool {
         }
         heartbeat.start();
         watchdog.start();
-        for (String partition : partitions.all()) {
+        for (Partition partition : partitions.all()) {
             PartitionOwner owner = new PartitionOwner(partition, partitions.settings(partition), collaborators);
             owners.add(owner);
             owner.start();

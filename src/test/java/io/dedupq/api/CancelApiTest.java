@@ -6,6 +6,7 @@ import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -66,24 +67,24 @@ class CancelApiTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> handler.executions(blocker).size() == 1);
         String id = uniqueId("victim");
         submit(task(id, queue, flaky(0))).then().statusCode(202);
-        assertTrue(redis.lrange(keys.pending(queue)).stream().anyMatch(copy -> copy.contains(id)));
+        assertTrue(redis.lrange(keys.pending(whole(queue))).stream().anyMatch(copy -> copy.contains(id)));
         long cancelledBefore = stat(queue, "cancelled");
 
         cancel(id).then().statusCode(200).body("id", equalTo(id)).body("queue", equalTo(queue))
                 .body("status", equalTo("cancelled"));
         assertEquals(1, stat(queue, "cancelled") - cancelledBefore);
 
-        assertTrue(redis.lrange(keys.pending(queue)).stream().noneMatch(copy -> copy.contains(id)), "the copy left pending");
+        assertTrue(redis.lrange(keys.pending(whole(queue))).stream().noneMatch(copy -> copy.contains(id)), "the copy left pending");
         assertEquals("cancelled", status(id));
         awaitStatus(blocker, "succeeded");
         long skippedBefore = stat(queue, "skippedDone");
-        redis.lpush(keys.pending(queue), Envelopes.flaky(id, queue, 0));
+        redis.lpush(keys.pending(whole(queue)), Envelopes.flaky(id, queue, 0));
         await().atMost(Duration.ofSeconds(10)).until(() -> stat(queue, "skippedDone") - skippedBefore == 1);
         assertEquals(0, handler.executions(id).size(), "a cancelled task never runs, not even a late copy");
         submit(task(id, queue, flaky(0))).then().statusCode(200).body("duplicate", equalTo(true))
                 .body("status", equalTo("cancelled"));
-        assertTrue(redis.pttl(keys.done(queue, id)) > 0, "the id is remembered for the dedup window only");
-        assertTrue(redis.pttl(keys.task(queue, id)) > 0);
+        assertTrue(redis.pttl(keys.done(whole(queue), id)) > 0, "the id is remembered for the dedup window only");
+        assertTrue(redis.pttl(keys.task(whole(queue), id)) > 0);
         refused(cancel(id), 409);
         assertEquals(1, stat(queue, "cancelled") - cancelledBefore, "a refused cancel is not counted");
     }
@@ -97,7 +98,7 @@ class CancelApiTest {
 
         cancel(id).then().statusCode(200).body("status", equalTo("cancelled"));
 
-        assertTrue(redis.zrange(keys.delayed(queue)).stream().noneMatch(copy -> copy.contains(id)), "the retry left delayed");
+        assertTrue(redis.zrange(keys.delayed(whole(queue))).stream().noneMatch(copy -> copy.contains(id)), "the retry left delayed");
         // the retry was due within 5 s; it never comes
         await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(12))
                 .until(() -> handler.executions(id).size() == 1 && "cancelled".equals(status(id)));

@@ -5,6 +5,7 @@ import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -114,8 +115,8 @@ class DeadLetterApiTest {
     @Test
     void deadLetterWhoseTaskHashExpiredIsFoundInTheListAndRetried() {
         String id = failedForGood();
-        redis.del(keys.task(QUEUE, id));
-        redis.del(keys.done(QUEUE, id));
+        redis.del(keys.task(whole(QUEUE), id));
+        redis.del(keys.done(whole(QUEUE), id));
 
         given().post(DEAD + "/" + id + "/retry").then().statusCode(202);
 
@@ -134,7 +135,7 @@ class DeadLetterApiTest {
         assertEquals(1, stat(QUEUE, "discarded") - discardedBefore);
 
         assertFalse(page("").getList("entries.id").contains(id));
-        assertNull(redis.hget(keys.task(QUEUE, id), "deadRecord"));
+        assertNull(redis.hget(keys.task(whole(QUEUE), id), "deadRecord"));
         assertEquals("failed", given().get("/api/tasks/" + id).jsonPath().getString("status"));
         submit(task(id, QUEUE, Map.of("failures", 0, "permanent", true))).then().statusCode(200)
                 .body("duplicate", equalTo(true));
@@ -147,22 +148,22 @@ class DeadLetterApiTest {
     void retryOfADeadLetterWhoseIdWasEnqueuedAgainIsAConflict() {
         String id = failedForGood();
         // the dedup window ended (hash and done marker expired) and the id was submitted again as a new task
-        redis.del(keys.task(QUEUE, id));
-        redis.del(keys.done(QUEUE, id));
+        redis.del(keys.task(whole(QUEUE), id));
+        redis.del(keys.done(whole(QUEUE), id));
         submit(task(id, QUEUE, Map.of("failures", 0))).then().statusCode(202);
         awaitStatus(id, "succeeded");
-        List<String> deadBefore = redis.lrange(keys.dead(QUEUE));
+        List<String> deadBefore = redis.lrange(keys.dead(whole(QUEUE)));
 
         check(given().post(DEAD + "/" + id + "/retry"), 409, null);
 
-        assertEquals(deadBefore, redis.lrange(keys.dead(QUEUE)), "the old dead letter stays");
+        assertEquals(deadBefore, redis.lrange(keys.dead(whole(QUEUE))), "the old dead letter stays");
         assertEquals("succeeded", given().get("/api/tasks/" + id).jsonPath().getString("status"));
     }
 
     @Test
     void unparseableEntryIsListedWithoutAnId() {
         String garbage = "{garbage " + uniqueId("x");
-        redis.lpush(keys.pending(QUEUE), garbage);
+        redis.lpush(keys.pending(whole(QUEUE)), garbage);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> garbage.equals(page("?limit=1").getString("entries[0].envelope")));
         JsonPath entry = page("?limit=1");
@@ -188,8 +189,8 @@ class DeadLetterApiTest {
     })
     void badRequestsAreProblemsAndChangeNothing(String method, String path, int status, String field) {
         String id = failedForGood();
-        List<String> dead = redis.lrange(keys.dead(QUEUE));
-        List<String> pending = redis.lrange(keys.pending(QUEUE));
+        List<String> dead = redis.lrange(keys.dead(whole(QUEUE)));
+        List<String> pending = redis.lrange(keys.pending(whole(QUEUE)));
         long revived = stat(QUEUE, "revived");
         long discarded = stat(QUEUE, "discarded");
 
@@ -197,8 +198,8 @@ class DeadLetterApiTest {
 
         assertEquals(revived, stat(QUEUE, "revived"));
         assertEquals(discarded, stat(QUEUE, "discarded"));
-        assertEquals(dead, redis.lrange(keys.dead(QUEUE)));
-        assertEquals(pending, redis.lrange(keys.pending(QUEUE)));
+        assertEquals(dead, redis.lrange(keys.dead(whole(QUEUE))));
+        assertEquals(pending, redis.lrange(keys.pending(whole(QUEUE))));
         assertEquals("failed", given().get("/api/tasks/" + id).jsonPath().getString("status"));
     }
 

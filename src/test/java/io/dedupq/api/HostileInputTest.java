@@ -6,6 +6,7 @@ import static io.dedupq.support.Api.payment;
 import static io.dedupq.support.Api.post;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -115,7 +116,7 @@ class HostileInputTest {
                 new Invalid(marker + "-huge-number", "payment", "{\"amount\":1e2147483648}", "malformed envelope"),
                 new Invalid(marker + "-nested-40", "payment", "[".repeat(40) + "]".repeat(40), "malformed envelope"));
 
-        Request push = Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE));
+        Request push = Request.cmd(Command.LPUSH).arg(keys.pending(whole(QUEUE)));
         unparseable.forEach(push::arg);
         invalid.forEach(entry -> push.arg(entry.envelope()));
         redis.send(push);
@@ -141,7 +142,7 @@ class HostileInputTest {
     /** The raw entries kept in the dead-letter records of the queue. */
     private Set<String> deadLetteredEnvelopes() throws Exception {
         Set<String> envelopes = new HashSet<>();
-        for (var record : redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(QUEUE)).arg(0).arg(-1))) {
+        for (var record : redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(whole(QUEUE))).arg(0).arg(-1))) {
             JsonNode envelope = mapper.readTree(record.toString()).get("envelope");
             if (envelope != null) {
                 envelopes.add(envelope.asText());

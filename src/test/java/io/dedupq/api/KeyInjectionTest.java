@@ -3,6 +3,7 @@ package io.dedupq.api;
 import static io.dedupq.support.Api.awaitStatus;
 import static io.dedupq.support.Api.flaky;
 import static io.dedupq.support.Api.task;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -54,7 +55,7 @@ class KeyInjectionTest {
 
     @BeforeEach
     void aRunningTaskHoldsTheLockOfIdY() {
-        victim = keys.lock(QUEUE, "y");
+        victim = keys.lock(whole(QUEUE), "y");
         redis.set(victim, "victim:1", 600_000);
     }
 
@@ -75,20 +76,20 @@ class KeyInjectionTest {
 
     @Test
     void hostileIdsPushedStraightOntoTheListAreDeadLetteredWithoutTouchingAnyKey() {
-        redis.lpush(keys.dead(QUEUE), "marker");
+        redis.lpush(keys.dead(whole(QUEUE)), "marker");
         Set<String> before = stableKeys();
-        long deadBefore = redis.llen(keys.dead(QUEUE));
+        long deadBefore = redis.llen(keys.dead(whole(QUEUE)));
 
         for (String id : HOSTILE_IDS) {
-            redis.lpush(keys.pending(QUEUE), Envelopes.flaky(id.replace("\\", "\\\\").replace("\"", "\\\"")
+            redis.lpush(keys.pending(whole(QUEUE)), Envelopes.flaky(id.replace("\\", "\\\\").replace("\"", "\\\"")
                     .replace("\r", "\\r").replace("\n", "\\n").replace("\u0000", "\\u0000"), 0));
         }
         await().atMost(Duration.ofSeconds(20)).until(
-                () -> redis.llen(keys.dead(QUEUE)) == deadBefore + HOSTILE_IDS.size());
+                () -> redis.llen(keys.dead(whole(QUEUE))) == deadBefore + HOSTILE_IDS.size());
 
         assertEquals(withoutCounters(before), withoutCounters(stableKeys()), "only the dead list and the counters changed");
         assertEquals("victim:1", redis.get(victim));
-        assertEquals(Integer.toString(HOSTILE_IDS.size()), redis.hget(keys.stats(QUEUE), "unparseable"));
+        assertEquals(Integer.toString(HOSTILE_IDS.size()), redis.hget(keys.stats(whole(QUEUE)), "unparseable"));
     }
 
     @Test
@@ -101,14 +102,14 @@ class KeyInjectionTest {
 
         Set<String> added = withoutCounters(stableKeys());
         added.removeAll(before);
-        assertEquals(Set.of(keys.task(QUEUE, id), keys.done(QUEUE, id)), added);
+        assertEquals(Set.of(keys.task(whole(QUEUE), id), keys.done(whole(QUEUE), id)), added);
         assertEquals("victim:1", redis.get(victim));
     }
 
     /** The queue's counters (stats hash, fence) appear with its first enqueue or claim. */
     private Set<String> withoutCounters(Set<String> all) {
         Set<String> rest = new TreeSet<>(all);
-        rest.removeAll(Set.of(keys.stats(QUEUE), keys.fence(QUEUE)));
+        rest.removeAll(Set.of(keys.stats(whole(QUEUE)), keys.fence(whole(QUEUE))));
         return rest;
     }
 

@@ -1,5 +1,6 @@
 package io.dedupq.api;
 
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
@@ -38,7 +39,7 @@ record QueueSnapshot(Map<String, Long> pending, Map<String, Long> inFlight, Map<
     static QueueSnapshot take(RedisCalls redis, RedisKeys keys) {
         Map<String, Long> pending = new TreeMap<>();
         for (String queue : QUEUES) {
-            pending.put(queue, redis.send(Request.cmd(Command.LLEN).arg(keys.pending(queue))).toLong());
+            pending.put(queue, redis.send(Request.cmd(Command.LLEN).arg(keys.pending(whole(queue)))).toLong());
         }
         Map<String, Long> inFlight = new TreeMap<>();
         Map<String, Long> enqueued = new TreeMap<>();

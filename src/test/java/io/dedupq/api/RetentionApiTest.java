@@ -6,6 +6,7 @@ import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.submitBatch;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -64,7 +65,7 @@ class RetentionApiTest {
     }
 
     private void awaitHashGone(String id) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> !redis.exists(keys.task(QUEUE, id)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> !redis.exists(keys.task(whole(QUEUE), id)));
     }
 
     @Test
@@ -73,24 +74,24 @@ class RetentionApiTest {
         submit(task(id, QUEUE, flaky(0))).then().statusCode(202);
         awaitStatus(id, "succeeded");
         assertEquals(1, read(id).getInt("attempts"), "within the retention the whole task is there");
-        assertTrue(redis.pttl(keys.task(QUEUE, id)) <= 1_000, "the hash expires after the retention");
+        assertTrue(redis.pttl(keys.task(whole(QUEUE), id)) <= 1_000, "the hash expires after the retention");
 
         awaitHashGone(id);
 
-        assertTrue(redis.pttl(keys.done(QUEUE, id)) > 1_000, "the done marker stays for the window");
+        assertTrue(redis.pttl(keys.done(whole(QUEUE), id)) > 1_000, "the done marker stays for the window");
         assertEquals(Map.of("id", id, "queue", QUEUE, "status", "succeeded"), read(id).getMap(""), "the outcome only");
         submit(task(id, QUEUE, flaky(0))).then().statusCode(200).body("status", equalTo("succeeded"))
                 .body("duplicate", equalTo(true));
         submitBatch(List.of(task(id, QUEUE, flaky(1)))).then().statusCode(200)
                 .body("results[0].code", equalTo(200)).body("results[0].status", equalTo("succeeded"));
-        assertFalse(redis.exists(keys.task(QUEUE, id)), "a duplicate brings no hash back");
-        assertTrue(redis.lrange(keys.pending(QUEUE)).stream().noneMatch(copy -> copy.contains(id)), "nothing enqueued");
+        assertFalse(redis.exists(keys.task(whole(QUEUE), id)), "a duplicate brings no hash back");
+        assertTrue(redis.lrange(keys.pending(whole(QUEUE))).stream().noneMatch(copy -> copy.contains(id)), "nothing enqueued");
         Skips before = Skips.of(QUEUE);
-        redis.lpush(keys.pending(QUEUE), Envelopes.flaky(id, QUEUE, 0));
+        redis.lpush(keys.pending(whole(QUEUE)), Envelopes.flaky(id, QUEUE, 0));
         before.awaitDropped(1, 0, 0);
         assertEquals(1, handler.executions(id).size(), "neither the resubmissions nor the copy ran");
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> !redis.exists(keys.done(QUEUE, id)));
+        await().atMost(Duration.ofSeconds(15)).until(() -> !redis.exists(keys.done(whole(QUEUE), id)));
 
         given().get("/api/tasks/" + id).then().statusCode(404);
         submit(task(id, QUEUE, flaky(0))).then().statusCode(202);

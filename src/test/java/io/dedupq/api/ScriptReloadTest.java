@@ -1,13 +1,13 @@
 package io.dedupq.api;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
-import io.dedupq.queue.ScriptCall;
 import io.dedupq.support.RedisTestResource;
+import io.dedupq.worker.PromoteScript;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -39,8 +39,7 @@ class ScriptReloadTest {
         redis.send(Request.cmd(Command.SCRIPT).arg("FLUSH"));
 
         List<io.vertx.mutiny.redis.client.Response> replies = redis.scripts(List.of(
-                new ScriptCall(LuaScript.PROMOTE, List.of(keys.delayed(queue), keys.pending(queue)),
-                        List.of("10"))));
+                new PromoteScript.Call(whole(queue), 10).script(keys)));
 
         assertEquals(0, replies.get(0).toLong(), "nothing was due, and the call went through");
     }

@@ -15,7 +15,8 @@ import java.util.Map;
  * @param idsRunTwice       ids whose handler ran more than once
  * @param dupsAfterDone     overlap: duplicate copies sent after the first copy had finished (dedupq only, else -1)
  * @param dedupRedisUsecPerTask  Redis time (µs) per task in the commands that exist for dedup only, or -1
- * @param redisUsecPerTask  Redis time (µs) per task in all commands, or -1
+ * @param redisUsecPerTask  Redis time (µs) per task from INFO commandstats, each script once with the commands
+ *                          it ran (they are not added again), or -1
  */
 public record CellResult(String impl, String variant, int concurrency, int workers, boolean overlap, int jobs,
         int unique, double enqueueRate, double processingRate, double waitP50, double waitP99, double idlePickupP50,

@@ -16,8 +16,14 @@ public final class CpuMeter {
 
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
-    /** CPU percentages of one interval; dedupq, redis and loadgen in % of one core. */
-    public record Usage(double hostBusyPct, double dedupqPct, double redisPct, double loadgenPct, double foreignPct) {
+    /** CPU percentages of one interval of {@code seconds}; dedupq, redis and loadgen in % of one core. */
+    public record Usage(double seconds, double hostBusyPct, double dedupqPct, double redisPct, double loadgenPct,
+            double foreignPct) {
+
+        /** CPU seconds the Redis server used in the interval. */
+        public double redisSeconds() {
+            return redisPct * seconds / 100;
+        }
     }
 
     private record Sample(long nanos, double host, double dedupq, double redis, double self) {
@@ -49,7 +55,7 @@ public final class CpuMeter {
         double dedupq = end.dedupq - start.dedupq;
         double redis = end.redis - start.redis;
         double self = end.self - start.self;
-        return new Usage(100 * host / (wall * CORES), 100 * dedupq / wall, 100 * redis / wall, 100 * self / wall,
+        return new Usage(wall, 100 * host / (wall * CORES), 100 * dedupq / wall, 100 * redis / wall, 100 * self / wall,
                 100 * Math.max(0, host - dedupq - redis - self) / (wall * CORES));
     }
 

@@ -1,5 +1,6 @@
 package io.dedupq.bench;
 
+import io.dedupq.queue.LuaScript;
 import io.dedupq.support.AppJvm;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Request;
@@ -8,9 +9,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One dedupq cell: enqueue the workload (HTTP batch or LPUSH), run {@code workers} worker JVMs
@@ -27,6 +33,12 @@ public final class DedupqCell {
     static final String STAGING_PENDING = "{dedupq:noop-staging}:pending";
     /** Commands claim.lua runs only to deduplicate: lock, done marker, stale check. */
     private static final List<String> DEDUP_COMMANDS = List.of("set", "exists", "get", "del", "hget");
+    /**
+     * Commands dedupq's scripts run. Redis counts a command a script runs in INFO commandstats
+     * under its own name and again in the script's EVALSHA time, so Redis's time is the sum over
+     * the other rows: each script once, with what it ran, and the commands clients sent themselves.
+     */
+    static final Set<String> SCRIPT_COMMANDS = scriptCommands();
     /** Most tasks of an sql cell: a few seconds of PostgreSQL transactions are enough to compare two handlers. */
     private static final int SQL_JOBS = 20_000;
 
@@ -164,7 +176,7 @@ public final class DedupqCell {
             double[] pickup = probes(new Producer(mode, redis, BASE + "pending", directApiPort));
             long lateRuns = (long) pickup[2];
             long dedupUsec = DEDUP_COMMANDS.stream().mapToLong(c -> commandStats.getOrDefault(c, new long[2])[1]).sum();
-            long allUsec = commandStats.values().stream().mapToLong(v -> v[1]).sum();
+            long allUsec = redisUsec(commandStats);
             Map<String, Double> extra = new LinkedHashMap<>();
             extra.put("drain_rate", drainRate);
             extra.put("http_503_retries", (double) producer.retries());
@@ -172,6 +184,7 @@ public final class DedupqCell {
                     ? commandStats.get("evalsha")[0] / (double) work.unique() : -1);
             extra.put("worker_ready_ms", workers.stream().mapToDouble(AppJvm::readyMillis).average().orElse(-1));
             extra.put("host_busy_pct", usage.hostBusyPct());
+            extra.put("redis_cpu_us_per_task", 1e6 * usage.redisSeconds() / work.unique());
             return new CellResult("dedupq", variant(mode), concurrency, workerCount, overlap, work.jobs(),
                     work.unique(), enqueueRate, evidence.processingRate, evidence.waitP50, evidence.waitP99, pickup[0],
                     pickup[1], refused, dropped, evidence.executions + lateRuns, evidence.idsRunTwice + lateRuns,
@@ -331,6 +344,24 @@ public final class DedupqCell {
         stats.put("refused", num(counts.get(4)));
         stats.put("pending", replies.get(1).toLong());
         return stats;
+    }
+
+    /** Redis's time in {@code commandStats} (µs), each command once: the rows of {@link #SCRIPT_COMMANDS} are inside their scripts' time. */
+    static long redisUsec(Map<String, long[]> commandStats) {
+        return commandStats.entrySet().stream().filter(e -> !SCRIPT_COMMANDS.contains(e.getKey()))
+                .mapToLong(e -> e.getValue()[1]).sum();
+    }
+
+    private static Set<String> scriptCommands() {
+        Pattern call = Pattern.compile("redis\\.p?call\\('([A-Za-z]+)'");
+        Set<String> names = new HashSet<>();
+        for (LuaScript script : LuaScript.values()) {
+            Matcher m = call.matcher(script.source());
+            while (m.find()) {
+                names.add(m.group(1).toLowerCase(Locale.ROOT));
+            }
+        }
+        return Set.copyOf(names);
     }
 
     /** Redis INFO commandstats: command -> {calls, usec}. */

@@ -102,9 +102,10 @@ public final class Report {
 
     /** The same LPUSH cell, on a workload without duplicates, with deduplication on and off in claim.lua. */
     public Report dedupOff() {
-        line("| claim.lua | conc | n | processing tasks/s | executions | ids run >1× | Redis µs per task, all commands "
-                + "| EVALSHA calls per task | app CPU % | redis CPU % | foreign CPU % |");
-        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        line("| claim.lua | conc | n | processing tasks/s | executions | ids run >1× | Redis µs per task (commandstats, "
+                + "each script once) | Redis CPU µs per task (process) | EVALSHA calls per task | app CPU % | redis CPU % "
+                + "| foreign CPU % |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         List<List<CellResult>> pair = cells.values().stream().filter(g -> g.get(0).section().equals("dedupoff"))
                 .sorted((a, b) -> Boolean.compare(DedupqCell.dedupOff(a.get(0)), DedupqCell.dedupOff(b.get(0)))).toList();
         for (List<CellResult> g : pair) {
@@ -112,7 +113,7 @@ public final class Report {
             line("| " + (DedupqCell.dedupOff(r) ? "dedup off (no done check, no lock)" : "dedup on") + " | "
                     + r.concurrency() + " | " + g.size() + " | " + cell(g, CellResult::processingRate) + " | "
                     + sum(g, CellResult::executions) + " | " + sum(g, CellResult::idsRunTwice) + " | "
-                    + cell(g, CellResult::redisUsecPerTask) + " | "
+                    + cell(g, CellResult::redisUsecPerTask) + " | " + cell(g, Report::redisCpuUsPerTask) + " | "
                     + cell(g, x -> x.extra().getOrDefault("evalsha_per_task", Double.NaN)) + " | "
                     + cell(g, CellResult::appCpuPct) + " | " + cell(g, CellResult::redisCpuPct) + " | "
                     + cell(g, CellResult::foreignCpuPct) + " |");
@@ -159,9 +160,9 @@ public final class Report {
 
     /** Redis time per task in the commands that exist only for deduplication (from INFO commandstats). */
     public Report dedupOverhead() {
-        line("| variant | conc | n | EVALSHA calls per task | Redis µs per task, all commands | µs in dedup-only "
-                + "commands | share | dedupq processing tasks/s |");
-        line("|---|---:|---:|---:|---:|---:|---:|---:|");
+        line("| variant | conc | n | EVALSHA calls per task | Redis µs per task (commandstats, each script once) "
+                + "| Redis CPU µs per task (process) | µs in dedup-only commands | share | dedupq processing tasks/s |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (List<CellResult> g : sorted(false, 1)) {
             CellResult r = g.get(0);
             if (!r.impl().equals("dedupq") || r.redisUsecPerTask() < 0) {
@@ -169,11 +170,17 @@ public final class Report {
             }
             line("| " + variantLabel(r) + " | " + r.concurrency() + " | " + g.size() + " | "
                     + cell(g, x -> x.extra().getOrDefault("evalsha_per_task", Double.NaN)) + " | "
-                    + cell(g, CellResult::redisUsecPerTask) + " | " + cell(g, CellResult::dedupRedisUsecPerTask) + " | "
+                    + cell(g, CellResult::redisUsecPerTask) + " | " + cell(g, Report::redisCpuUsPerTask) + " | "
+                    + cell(g, CellResult::dedupRedisUsecPerTask) + " | "
                     + cell(g, x -> 100 * x.dedupRedisUsecPerTask() / x.redisUsecPerTask()) + " % | "
                     + cell(g, CellResult::processingRate) + " |");
         }
         return this;
+    }
+
+    /** The Redis server's CPU time over the cell's processing, per unique task (µs). */
+    private static double redisCpuUsPerTask(CellResult r) {
+        return r.extra().getOrDefault("redis_cpu_us_per_task", Double.NaN);
     }
 
     /** {@code peer}: BullMQ's add/addBulk rate for each run, in the same order, or empty. */

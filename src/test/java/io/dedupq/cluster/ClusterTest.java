@@ -13,6 +13,7 @@ import static io.dedupq.support.Api.submitUntilAnswered;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.Api.voucher;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -76,8 +77,8 @@ class ClusterTest {
     @Test
     void hashSlotsAgreeWithTheCluster() {
         RedisCluster cluster = RedisClusterTestResource.cluster();
-        for (String key : List.of(keys.pending("parted#3"), keys.task("payment", "x"), keys.account("acc-1"),
-                keys.workers(), "plain-key", "{}empty-tag", "{a}{b}", "é{ü}")) {
+        for (String key : List.of(keys.pending(partitions.of(PartedHandler.TYPE).get(3)), keys.task(whole("payment"), "x"),
+                keys.account("acc-1"), keys.workers(), "plain-key", "{}empty-tag", "{a}{b}", "é{ü}")) {
             String answer = cluster.cli(cluster.nodes().get(0), "cluster", "keyslot", key).trim();
             assertEquals(Integer.parseInt(answer), HashSlot.of(key), key);
         }
@@ -167,19 +168,19 @@ class ClusterTest {
         String id = uniqueId("orphan");
         String ghost = "ghost-" + id;
         String envelope = Envelopes.flaky(id, 0);
-        redis.zadd(keys.workers("flaky"), 1, ghost);
-        redis.lpush(keys.processing("flaky", ghost), envelope, envelope);
-        redis.lpush(keys.pending("flaky"), envelope);
+        redis.zadd(keys.workers(whole("flaky")), 1, ghost);
+        redis.lpush(keys.processing(whole("flaky"), ghost), envelope, envelope);
+        redis.lpush(keys.pending(whole("flaky")), envelope);
 
         awaitStatus(id, "succeeded");
-        await().atMost(Duration.ofSeconds(20)).until(() -> redis.llen(keys.processing("flaky", ghost)) == 0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis.llen(keys.processing(whole("flaky"), ghost)) == 0);
         assertEquals(1, handler.executions(id).size());
     }
 
     @Test
     void aRestartedMasterServesScriptsAgain() {
         RedisCluster cluster = RedisClusterTestResource.cluster();
-        RedisProcess node = cluster.nodeOf(keys.pending("flaky"));
+        RedisProcess node = cluster.nodeOf(keys.pending(whole("flaky")));
         String before = uniqueId("before");
         assertEquals(202, submit(task(before, "flaky", flaky(0))).statusCode());
         awaitStatus(before, "succeeded");

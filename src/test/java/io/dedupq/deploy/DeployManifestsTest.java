@@ -1,5 +1,6 @@
 package io.dedupq.deploy;
 
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -105,7 +106,7 @@ class DeployManifestsTest {
             lists.add((String) metadata.get("listName"));
         }
         Set<String> expected = new TreeSet<>();
-        SHIPPED_TYPES.forEach(type -> expected.add(keys.pending(registry.queueOf(type))));
+        SHIPPED_TYPES.forEach(type -> expected.add(keys.pending(whole(registry.queueOf(type)))));
         assertEquals(expected, lists);
 
         Manifest hpa = all.stream().filter(m -> m.is("HorizontalPodAutoscaler")).findFirst().orElseThrow();

@@ -99,7 +99,7 @@ final class FaultInjector {
     private List<String> claimedPayments(AppJvm worker) {
         return ids(redis.lrange(processing("payment", worker.workerId()))).stream()
                 .filter(id -> "running".equals(paymentField(id, "status"))
-                        && worker.workerId().equals(paymentField(id, "worker")))
+                        && String.valueOf(paymentField(id, "token")).startsWith(worker.workerId() + ":"))
                 .toList();
     }
 

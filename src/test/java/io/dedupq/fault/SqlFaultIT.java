@@ -178,7 +178,8 @@ class SqlFaultIT {
             String worker = paused.workerId();
             // the charges it had claimed and not finished: running, and its own
             held = FaultInjector.ids(probe.lrange(processing)).stream()
-                    .filter(id -> "running".equals(status(id)) && worker.equals(field(id, "worker"))).toList();
+                    .filter(id -> "running".equals(status(id)) && String.valueOf(field(id, "token")).startsWith(worker + ":"))
+                    .toList();
             if (held.isEmpty()) {
                 // its charge finished just before the signal: another pod, another time
                 paused.resume();

@@ -3,6 +3,7 @@ package io.dedupq.health;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.AppJvm.sleep;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -84,7 +85,7 @@ class LivenessTest {
         // finished task to the next one in the same claim.lua call
         String prefix = uniqueId("backlog");
         List<String> ids = new ArrayList<>();
-        Request push = Request.cmd(Command.LPUSH).arg(keys.pending("flaky"));
+        Request push = Request.cmd(Command.LPUSH).arg(keys.pending(whole("flaky")));
         for (int i = 0; i < 2000; i++) {
             ids.add(prefix + "-" + i);
             push.arg(Envelopes.flakySleeping(prefix + "-" + i, 25));
@@ -92,7 +93,7 @@ class LivenessTest {
         redis.send(push);
 
         int polls = 0;
-        while (redis.send(Request.cmd(Command.LLEN).arg(keys.pending("flaky"))).toLong() > 0) {
+        while (redis.send(Request.cmd(Command.LLEN).arg(keys.pending(whole("flaky")))).toLong() > 0) {
             given().get("/q/health/live").then().statusCode(200);
             polls++;
             sleep(250);

@@ -1,12 +1,14 @@
 package io.dedupq.lua;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.support.Envelopes;
@@ -34,6 +36,7 @@ class ClaimContractTest {
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
     private final String queue = uniqueId("claim");
+    private final Partition partition = whole(queue);
     // claim.lua reads Redis's clock itself, a few ms later than this
     private final long now = lab.serverMillis();
 
@@ -47,12 +50,12 @@ class ClaimContractTest {
 
     /** claim.lua for a worker with a fresh heartbeat, {@code max} free slots, no BLMOVE'd copy. */
     private Reply claim(int max) {
-        lab.call("ZADD", keys.workers(queue), now, WORKER);
+        lab.call("ZADD", keys.workers(partition), now, WORKER);
         return claim(max, "");
     }
 
     private Reply claim(int max, String moved) {
-        ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, max, moved, TTL, FRESHNESS, WINDOW, WINDOW, List.of())
+        ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, TTL, FRESHNESS, WINDOW, WINDOW, List.of())
                 .script(keys);
         ClaimScript.Reply reply = ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
         List<String> dropped = new ArrayList<>();
@@ -65,7 +68,7 @@ class ClaimContractTest {
     /** Pushes copies so that the first one given is the first one claimed (workers take from the right). */
     private void pending(String... envelopes) {
         for (String envelope : envelopes) {
-            lab.call("LPUSH", keys.pending(queue), envelope);
+            lab.call("LPUSH", keys.pending(partition), envelope);
         }
     }
 
@@ -74,11 +77,11 @@ class ClaimContractTest {
     }
 
     private List<String> processing() {
-        return lab.lrange(keys.processing(queue, WORKER));
+        return lab.lrange(keys.processing(partition, WORKER));
     }
 
     private String stat(String field) {
-        return lab.hget(keys.stats(queue), field);
+        return lab.hget(keys.stats(partition), field);
     }
 
     private static List<String> ids(Reply reply) {
@@ -101,19 +104,19 @@ class ClaimContractTest {
 
         assertTrue(reply.registered());
         assertEquals(List.of(a, b), ids(reply), "first in, first claimed, and no more than the free slots");
-        assertEquals(List.of(copy(c, 0)), lab.lrange(keys.pending(queue)), "the rest waits for the next call");
+        assertEquals(List.of(copy(c, 0)), lab.lrange(keys.pending(partition)), "the rest waits for the next call");
         assertEquals(List.of(copy(b, 0), copy(a, 0)), processing(), "every claimed copy is in the processing list");
         for (Claimed claimed : reply.claimed()) {
             assertEquals(WORKER + ":" + claimed.fence(), claimed.token(), "the token names worker and fence");
             assertEquals("flaky", claimed.type());
             assertEquals(copy(claimed.id(), 0), claimed.envelope());
-            assertEquals(claimed.token(), lab.get(keys.lock(queue, claimed.id())), "the lock holds the claim's token");
-            long ttl = lab.pttl(keys.lock(queue, claimed.id()));
+            assertEquals(claimed.token(), lab.get(keys.lock(partition, claimed.id())), "the lock holds the claim's token");
+            long ttl = lab.pttl(keys.lock(partition, claimed.id()));
             assertTrue(ttl > 0 && ttl <= TTL, "every lock has the TTL, so no id is blocked for good: " + ttl);
-            String task = keys.task(queue, claimed.id());
+            String task = keys.task(partition, claimed.id());
             assertEquals("running", lab.hget(task, "status"));
             assertEquals(claimed.token(), lab.hget(task, "token"), "the hash names the execution that owns the task");
-            assertEquals(WORKER, lab.hget(task, "worker"));
+            assertNull(lab.hget(task, "worker"), "the token names the worker; no field of its own");
             assertEquals("0", lab.hget(task, "attempt"));
             assertEquals("1", lab.hget(task, "attempts"));
             assertRedisTime(Long.parseLong(lab.hget(task, "startedAt")));
@@ -131,7 +134,7 @@ class ClaimContractTest {
         Reply first = claim(2);
         long firstFence = first.claimed().get(0).fence();
         assertEquals(firstFence + 1, first.claimed().get(1).fence(), "one fence per lock taken");
-        assertTrue(Long.parseLong(lab.get(keys.fence(queue))) >= firstFence + 1, "the counter is at or past the last fence");
+        assertTrue(Long.parseLong(lab.get(keys.fence(partition))) >= firstFence + 1, "the counter is at or past the last fence");
 
         pending(copy(uniqueId("c"), 0));
         long next = claim(2).claimed().get(0).fence();
@@ -142,23 +145,23 @@ class ClaimContractTest {
     @Test
     void anEnqueuedTaskCountsItsAttemptsAndKeepsWhatEnqueueWrote() {
         String id = uniqueId("t");
-        lab.call("HSET", keys.task(queue, id), "id", id, "type", "flaky", "queue", queue, "status", "queued",
+        lab.call("HSET", keys.task(partition, id), "id", id, "type", "flaky", "queue", queue, "status", "queued",
                 "attempt", "0", "attempts", "2", "enqueuedAt", "42");
         pending(copy(id, 0));
 
         Reply reply = claim(1);
 
         assertEquals(List.of(id), ids(reply));
-        assertEquals(reply.claimed().get(0).token(), lab.hget(keys.task(queue, id), "token"),
+        assertEquals(reply.claimed().get(0).token(), lab.hget(keys.task(partition, id), "token"),
                 "the hash names the execution that owns the task");
-        assertEquals("3", lab.hget(keys.task(queue, id), "attempts"), "every execution is counted");
-        assertEquals("42", lab.hget(keys.task(queue, id), "enqueuedAt"));
+        assertEquals("3", lab.hget(keys.task(partition, id), "attempts"), "every execution is counted");
+        assertEquals("42", lab.hget(keys.task(partition, id), "enqueuedAt"));
     }
 
     @Test
     void aCopyOfAFinishedTaskIsDroppedAsDone() {
         String id = uniqueId("done");
-        lab.call("SET", keys.done(queue, id), "succeeded", "PX", 60_000);
+        lab.call("SET", keys.done(partition, id), "succeeded", "PX", 60_000);
         pending(copy(id, 0));
 
         Reply reply = claim(1);
@@ -166,25 +169,25 @@ class ClaimContractTest {
         assertEquals(List.of(), ids(reply), "a finished task never runs again within the dedup window");
         assertEquals(List.of("flaky", "done"), reply.dropped(), "dropped with the reason done");
         assertEquals(List.of(), processing(), "the dropped copy leaves the processing list");
-        assertEquals(List.of(), lab.lrange(keys.pending(queue)));
-        assertFalse(lab.exists(keys.lock(queue, id)), "no lock is taken for it");
+        assertEquals(List.of(), lab.lrange(keys.pending(partition)));
+        assertFalse(lab.exists(keys.lock(partition, id)), "no lock is taken for it");
         assertEquals("1", stat("skipped_done"));
     }
 
     @Test
     void aCopyOfARunningTaskIsDroppedAsLocked() {
         String id = uniqueId("locked");
-        lab.call("SET", keys.lock(queue, id), "other:3", "PX", 60_000);
-        lab.call("HSET", keys.task(queue, id), "status", "running", "token", "other:3", "attempt", "0", "attempts", "1");
+        lab.call("SET", keys.lock(partition, id), "other:3", "PX", 60_000);
+        lab.call("HSET", keys.task(partition, id), "status", "running", "token", "other:3", "attempt", "0", "attempts", "1");
         pending(copy(id, 0));
 
         Reply reply = claim(1);
 
         assertEquals(List.of(), ids(reply), "a task runs in one place at a time");
         assertEquals(List.of("flaky", "locked"), reply.dropped());
-        assertEquals("other:3", lab.get(keys.lock(queue, id)), "the running execution keeps its lock");
-        assertEquals("other:3", lab.hget(keys.task(queue, id), "token"), "and its ownership");
-        assertEquals("1", lab.hget(keys.task(queue, id), "attempts"));
+        assertEquals("other:3", lab.get(keys.lock(partition, id)), "the running execution keeps its lock");
+        assertEquals("other:3", lab.hget(keys.task(partition, id), "token"), "and its ownership");
+        assertEquals("1", lab.hget(keys.task(partition, id), "attempts"));
         assertEquals(List.of(), processing());
         assertEquals("1", stat("skipped_locked"));
     }
@@ -192,7 +195,7 @@ class ClaimContractTest {
     @Test
     void aCopyOfAnEarlierAttemptIsDroppedAsStaleButTheCurrentAttemptRuns() {
         String id = uniqueId("retried");
-        lab.call("HSET", keys.task(queue, id), "status", "queued", "attempt", "2", "attempts", "2");
+        lab.call("HSET", keys.task(partition, id), "status", "queued", "attempt", "2", "attempts", "2");
         pending(copy(id, 1), copy(id, 2));
 
         Reply reply = claim(2);
@@ -202,13 +205,13 @@ class ClaimContractTest {
         assertEquals(copy(id, 2), reply.claimed().get(0).envelope());
         assertEquals(List.of(copy(id, 2)), processing());
         assertEquals("1", stat("skipped_stale"));
-        assertEquals("3", lab.hget(keys.task(queue, id), "attempts"));
+        assertEquals("3", lab.hget(keys.task(partition, id), "attempts"));
     }
 
     @Test
     void droppedCopiesDoNotUseUpTheFreeSlots() {
         String done = uniqueId("done");
-        lab.call("SET", keys.done(queue, done), "succeeded", "PX", 60_000);
+        lab.call("SET", keys.done(partition, done), "succeeded", "PX", 60_000);
         String a = uniqueId("a");
         pending(copy(done, 0), copy(a, 0));
 
@@ -224,7 +227,7 @@ class ClaimContractTest {
         assertEquals(3, reply.dead());
         assertEquals(List.of(), ids(reply));
         assertEquals(List.of(), processing(), "an unreadable copy never stays in a processing list");
-        List<String> dead = lab.lrange(keys.dead(queue));
+        List<String> dead = lab.lrange(keys.dead(partition));
         assertEquals(3, dead.size());
         JsonPath oldest = JsonPath.from(dead.get(2));
         assertEquals("unparseable envelope", oldest.getString("error"));
@@ -237,8 +240,8 @@ class ClaimContractTest {
     void aWorkerWithAStaleHeartbeatClaimsNothingAndGivesItsMovedCopyBack() {
         String id = uniqueId("moved");
         String moved = copy(id, 0);
-        lab.call("ZADD", keys.workers(queue), now - 2 * FRESHNESS, WORKER);
-        lab.call("LPUSH", keys.processing(queue, WORKER), moved);
+        lab.call("ZADD", keys.workers(partition), now - 2 * FRESHNESS, WORKER);
+        lab.call("LPUSH", keys.processing(partition, WORKER), moved);
         pending(copy(uniqueId("waiting"), 0));
 
         Reply reply = claim(2, moved);
@@ -246,10 +249,10 @@ class ClaimContractTest {
         assertFalse(reply.registered(), "a worker presumed dead claims nothing");
         assertEquals(List.of(), ids(reply));
         assertEquals(List.of(), processing());
-        assertEquals(2, lab.lrange(keys.pending(queue)).size(), "its moved copy is back on pending, the other still there");
-        assertEquals(moved, lab.lrange(keys.pending(queue)).get(1), "first in line (workers take from the right)");
-        assertFalse(lab.exists(keys.lock(queue, id)), "no lock taken");
-        assertNull(lab.hget(keys.task(queue, id), "status"));
+        assertEquals(2, lab.lrange(keys.pending(partition)).size(), "its moved copy is back on pending, the other still there");
+        assertEquals(moved, lab.lrange(keys.pending(partition)).get(1), "first in line (workers take from the right)");
+        assertFalse(lab.exists(keys.lock(partition, id)), "no lock taken");
+        assertNull(lab.hget(keys.task(partition, id), "status"));
     }
 
     @Test
@@ -257,21 +260,21 @@ class ClaimContractTest {
         pending(copy(uniqueId("t"), 0));
 
         assertFalse(claim(1, "").registered());
-        assertEquals(1, lab.lrange(keys.pending(queue)).size());
+        assertEquals(1, lab.lrange(keys.pending(partition)).size());
     }
 
     @Test
     void aMovedCopyIsClaimedAndTakesASlot() {
         String id = uniqueId("moved");
         String moved = copy(id, 0);
-        lab.call("ZADD", keys.workers(queue), now, WORKER);
-        lab.call("LPUSH", keys.processing(queue, WORKER), moved);
+        lab.call("ZADD", keys.workers(partition), now, WORKER);
+        lab.call("LPUSH", keys.processing(partition, WORKER), moved);
         pending(copy(uniqueId("waiting"), 0));
 
         Reply reply = claim(1, moved);
 
         assertEquals(List.of(id), ids(reply), "the copy BLMOVE brought is claimed, and fills the one slot");
-        assertEquals(1, lab.lrange(keys.pending(queue)).size());
+        assertEquals(1, lab.lrange(keys.pending(partition)).size());
         assertEquals(List.of(moved), processing());
     }
 
@@ -279,7 +282,7 @@ class ClaimContractTest {
     void aMovedCopyThatTheReaperTookBackIsNotClaimed() {
         String id = uniqueId("taken-back");
         String moved = copy(id, 0);
-        lab.call("ZADD", keys.workers(queue), now, WORKER);
+        lab.call("ZADD", keys.workers(partition), now, WORKER);
         // BLMOVE had moved it, then the reaper put it back on pending while the worker was paused
         pending(moved);
 
@@ -287,21 +290,21 @@ class ClaimContractTest {
 
         assertTrue(reply.registered());
         assertEquals(List.of(), ids(reply), "not this worker's to run any more");
-        assertFalse(lab.exists(keys.lock(queue, id)));
-        assertEquals(List.of(moved), lab.lrange(keys.pending(queue)), "it waits on pending for anyone");
+        assertFalse(lab.exists(keys.lock(partition, id)));
+        assertEquals(List.of(moved), lab.lrange(keys.pending(partition)), "it waits on pending for anyone");
     }
 
     @Test
     void aLongRunOfDuplicatesEndsTheCallAfterFourCopiesPerSlot() {
         for (int i = 0; i < 10; i++) {
             String id = uniqueId("done");
-            lab.call("SET", keys.done(queue, id), "succeeded", "PX", 60_000);
+            lab.call("SET", keys.done(partition, id), "succeeded", "PX", 60_000);
             pending(copy(id, 0));
         }
 
         Reply reply = claim(2);
 
         assertEquals(16, reply.dropped().size(), "eight copies dropped");
-        assertEquals(2, lab.lrange(keys.pending(queue)).size());
+        assertEquals(2, lab.lrange(keys.pending(partition)).size());
     }
 }

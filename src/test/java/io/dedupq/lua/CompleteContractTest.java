@@ -1,6 +1,7 @@
 package io.dedupq.lua;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -8,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
@@ -38,6 +40,7 @@ class CompleteContractTest {
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
     private final String queue = uniqueId("complete");
+    private final Partition partition = whole(queue);
     // claim.lua reads Redis's clock itself, a few ms later than this
     private final long started = lab.serverMillis();
 
@@ -56,7 +59,7 @@ class CompleteContractTest {
                     o.detail(), o.nextRecord(), o.delay(), false));
         }
         // nothing to claim: only the outcomes part of claim.lua runs
-        ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, 0, null, 30_000, 10_000, WINDOW, RETENTION,
+        ScriptCall call = new ClaimScript.Call(partition, WORKER, 0, null, 30_000, 10_000, WINDOW, RETENTION,
                 sent).script(keys);
         ClaimScript.Reply reply = ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
         return reply.recorded().stream().map(recorded -> recorded ? 1L : 0L).toList();
@@ -65,40 +68,39 @@ class CompleteContractTest {
     /** A task claimed by {@code token} of this worker: its copy in the list, its lock, its hash running. */
     private String claimed(String token) {
         String id = uniqueId("t");
-        lab.call("LPUSH", keys.processing(queue, WORKER), Envelopes.flaky(id, 0));
-        lab.call("SET", keys.lock(queue, id), token, "PX", 30_000);
-        lab.call("HSET", keys.task(queue, id), "id", id, "status", "running", "attempt", "0", "attempts", "1",
-                "token", token, "worker", WORKER);
+        lab.call("LPUSH", keys.processing(partition, WORKER), Envelopes.flaky(id, 0));
+        lab.call("SET", keys.lock(partition, id), token, "PX", 30_000);
+        lab.call("HSET", keys.task(partition, id), "id", id, "status", "running", "attempt", "0", "attempts", "1",
+                "token", token);
         return id;
     }
 
     /** A newer execution took the task over: its token in the hash and the lock. */
-    private void takenOver(String id, String newerToken, String newerWorker) {
-        lab.call("SET", keys.lock(queue, id), newerToken, "PX", 30_000);
-        lab.call("HSET", keys.task(queue, id), "token", newerToken, "worker", newerWorker);
+    private void takenOver(String id, String newerToken) {
+        lab.call("SET", keys.lock(partition, id), newerToken, "PX", 30_000);
+        lab.call("HSET", keys.task(partition, id), "token", newerToken);
     }
 
     private String stat(String field) {
-        return lab.hget(keys.stats(queue), field);
+        return lab.hget(keys.stats(partition), field);
     }
 
     private void assertFinished(String id, String outcome) {
-        assertFalse(lab.exists(keys.lock(queue, id)), "the lock is freed");
-        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)), "the copy left the processing list");
-        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(queue, id))),
+        assertFalse(lab.exists(keys.lock(partition, id)), "the lock is freed");
+        assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)), "the copy left the processing list");
+        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(partition, id))),
                 "the done marker makes later duplicates drop as done");
-        assertEquals("int", lab.call("OBJECT", "ENCODING", keys.done(queue, id)).toString(),
+        assertEquals("int", lab.call("OBJECT", "ENCODING", keys.done(partition, id)).toString(),
                 "the outcome as a small integer, which Redis keeps with no allocation of its own");
-        long marker = lab.pttl(keys.done(queue, id));
+        long marker = lab.pttl(keys.done(partition, id));
         assertTrue(marker > RETENTION && marker <= WINDOW, "the done marker expires with the dedup window: " + marker);
-        long hash = lab.pttl(keys.task(queue, id));
+        long hash = lab.pttl(keys.task(partition, id));
         assertTrue(hash > 0 && hash <= RETENTION, "the task hash expires after the result retention: " + hash);
-        Map<String, String> task = lab.hgetall(keys.task(queue, id));
+        Map<String, String> task = lab.hgetall(keys.task(partition, id));
         assertEquals(outcome, task.get("status"));
         long finishedAt = Long.parseLong(task.get("finishedAt"));
         assertTrue(finishedAt >= started && finishedAt <= lab.serverMillis(), "Redis's time: " + finishedAt);
         assertNull(task.get("token"), "no execution owns a finished task");
-        assertNull(task.get("worker"));
     }
 
     @Test
@@ -108,8 +110,8 @@ class CompleteContractTest {
         assertEquals(List.of(1L), complete(Outcome.succeeded(id, "w1:5", "{\"runs\":1}")));
 
         assertFinished(id, "succeeded");
-        assertEquals("{\"runs\":1}", lab.hget(keys.task(queue, id), "result"));
-        assertEquals("w1:5", lab.hget(keys.task(queue, id), "finishedBy"));
+        assertEquals("{\"runs\":1}", lab.hget(keys.task(partition, id), "result"));
+        assertEquals("w1:5", lab.hget(keys.task(partition, id), "finishedBy"));
         assertEquals("1", stat("succeeded"));
     }
 
@@ -120,7 +122,7 @@ class CompleteContractTest {
         complete(Outcome.succeeded(id, "w1:5", ""));
 
         assertFinished(id, "succeeded");
-        assertNull(lab.hget(keys.task(queue, id), "result"));
+        assertNull(lab.hget(keys.task(partition, id), "result"));
     }
 
     @Test
@@ -131,19 +133,19 @@ class CompleteContractTest {
         assertEquals(List.of(1L), complete(new Outcome(id, "w1:5", "retrying", "boom", next, 1_234)));
         long ended = lab.serverMillis();
 
-        double due = lab.zscore(keys.delayed(queue), next);
+        double due = lab.zscore(keys.delayed(partition), next);
         assertTrue(due >= started + 1_234 && due <= ended + 1_234,
                 "the next attempt waits for its backoff, from Redis's clock: " + due);
-        assertFalse(lab.exists(keys.lock(queue, id)), "no lock is held while the retry waits");
-        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)));
-        assertFalse(lab.exists(keys.done(queue, id)), "a retrying task is not done");
-        Map<String, String> task = lab.hgetall(keys.task(queue, id));
+        assertFalse(lab.exists(keys.lock(partition, id)), "no lock is held while the retry waits");
+        assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)));
+        assertFalse(lab.exists(keys.done(partition, id)), "a retrying task is not done");
+        Map<String, String> task = lab.hgetall(keys.task(partition, id));
         assertEquals("retrying", task.get("status"));
         assertEquals("1", task.get("attempt"), "the hash moves to the next attempt, so older copies drop as stale");
         assertEquals("boom", task.get("lastError"));
         assertEquals((long) due, Long.parseLong(task.get("nextAttemptAt")));
         assertNull(task.get("token"));
-        assertEquals(-1, lab.pttl(keys.task(queue, id)), "a task still under way does not expire");
+        assertEquals(-1, lab.pttl(keys.task(partition, id)), "a task still under way does not expire");
         assertEquals("1", stat("retried"));
     }
 
@@ -155,25 +157,25 @@ class CompleteContractTest {
         assertEquals(List.of(1L), complete(new Outcome(id, "w1:5", "dead", "gave up", record, 0)));
 
         assertFinished(id, "dead");
-        assertEquals(List.of(record), lab.lrange(keys.dead(queue)));
-        assertEquals("gave up", lab.hget(keys.task(queue, id), "lastError"));
-        assertEquals(record, lab.hget(keys.task(queue, id), "deadRecord"));
+        assertEquals(List.of(record), lab.lrange(keys.dead(partition)));
+        assertEquals("gave up", lab.hget(keys.task(partition, id), "lastError"));
+        assertEquals(record, lab.hget(keys.task(partition, id), "deadRecord"));
         assertEquals("1", stat("dead"));
     }
 
     @Test
     void anExecutionThatLostItsTaskChangesNothingOfTheNewerOwners() {
         String id = claimed("w1:5");
-        takenOver(id, "w2:9", "w2");
+        takenOver(id, "w2:9");
 
         assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")), "the lost execution's outcome is refused");
 
-        assertEquals("w2:9", lab.get(keys.lock(queue, id)), "the newer owner keeps its lock");
-        assertEquals("running", lab.hget(keys.task(queue, id), "status"), "and its status");
-        assertEquals("w2:9", lab.hget(keys.task(queue, id), "token"));
-        assertFalse(lab.exists(keys.done(queue, id)), "no done marker for a task still running elsewhere");
-        assertEquals(-1, lab.pttl(keys.task(queue, id)));
-        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)), "the stale copy leaves this worker's list");
+        assertEquals("w2:9", lab.get(keys.lock(partition, id)), "the newer owner keeps its lock");
+        assertEquals("running", lab.hget(keys.task(partition, id), "status"), "and its status");
+        assertEquals("w2:9", lab.hget(keys.task(partition, id), "token"));
+        assertFalse(lab.exists(keys.done(partition, id)), "no done marker for a task still running elsewhere");
+        assertEquals(-1, lab.pttl(keys.task(partition, id)));
+        assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)), "the stale copy leaves this worker's list");
         assertEquals("1", stat("lost_locks"));
         assertNull(stat("succeeded"));
     }
@@ -181,38 +183,38 @@ class CompleteContractTest {
     @Test
     void aLostRetryOrFailureChangesNothingEither() {
         String id = claimed("w1:5");
-        takenOver(id, "w2:9", "w2");
+        takenOver(id, "w2:9");
 
         assertEquals(List.of(0L, 0L), complete(new Outcome(id, "w1:5", "retrying", "boom", "{}", 10),
                 new Outcome(id, "w1:5", "dead", "boom", "{}", 0)));
 
-        assertEquals(List.of(), lab.zrange(keys.delayed(queue)), "no retry scheduled");
-        assertEquals(List.of(), lab.lrange(keys.dead(queue)), "nothing dead-lettered");
-        assertEquals("running", lab.hget(keys.task(queue, id), "status"));
+        assertEquals(List.of(), lab.zrange(keys.delayed(partition)), "no retry scheduled");
+        assertEquals(List.of(), lab.lrange(keys.dead(partition)), "nothing dead-lettered");
+        assertEquals("running", lab.hget(keys.task(partition, id), "status"));
     }
 
     @Test
     void whenTheNewerOwnerRunsOnTheSameWorkerItsCopyStays() {
         String id = claimed("w1:5");
-        takenOver(id, "w1:9", WORKER);
+        takenOver(id, "w1:9");
 
         assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")));
 
-        assertEquals(List.of(Envelopes.flaky(id, 0)), lab.lrange(keys.processing(queue, WORKER)),
+        assertEquals(List.of(Envelopes.flaky(id, 0)), lab.lrange(keys.processing(partition, WORKER)),
                 "the copy in the list is the newer execution's");
-        assertEquals("w1:9", lab.get(keys.lock(queue, id)));
+        assertEquals("w1:9", lab.get(keys.lock(partition, id)));
     }
 
     @Test
     void whenTheTaskHashVanishedTheOutcomeIsRefusedAndTheLockStillOursIsFreed() {
         String id = claimed("w1:5");
-        lab.call("DEL", keys.task(queue, id));
+        lab.call("DEL", keys.task(partition, id));
 
         assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")));
 
-        assertFalse(lab.exists(keys.lock(queue, id)), "our own lock is freed, so the id is not blocked");
-        assertFalse(lab.exists(keys.done(queue, id)), "nothing is marked done: the id may be submitted again");
-        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)));
+        assertFalse(lab.exists(keys.lock(partition, id)), "our own lock is freed, so the id is not blocked");
+        assertFalse(lab.exists(keys.done(partition, id)), "nothing is marked done: the id may be submitted again");
+        assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)));
     }
 
     @Test
@@ -220,26 +222,26 @@ class CompleteContractTest {
         String id = claimed("w1:5");
         complete(Outcome.succeeded(id, "w1:5", "{\"runs\":1}"));
         // another execution claimed the id later and holds the lock
-        lab.call("SET", keys.lock(queue, id), "w2:9", "PX", 30_000);
+        lab.call("SET", keys.lock(partition, id), "w2:9", "PX", 30_000);
 
         assertEquals(List.of(1L), complete(Outcome.succeeded(id, "w1:5", "{\"runs\":1}")), "recognised by finishedBy");
 
         assertEquals("1", stat("succeeded"), "counted once");
         assertNull(stat("lost_locks"));
-        assertEquals("w2:9", lab.get(keys.lock(queue, id)), "a foreign lock is never deleted");
-        assertEquals("succeeded", DoneMarker.outcome(lab.get(keys.done(queue, id))));
+        assertEquals("w2:9", lab.get(keys.lock(partition, id)), "a foreign lock is never deleted");
+        assertEquals("succeeded", DoneMarker.outcome(lab.get(keys.done(partition, id))));
     }
 
     @Test
     void eachOutcomeOfOneCallIsJudgedOnItsOwn() {
         String mine = claimed("w1:5");
         String lost = claimed("w1:6");
-        takenOver(lost, "w2:9", "w2");
+        takenOver(lost, "w2:9");
 
         assertEquals(List.of(1L, 0L), complete(Outcome.succeeded(mine, "w1:5", ""), Outcome.succeeded(lost, "w1:6", "")));
 
-        assertEquals("succeeded", DoneMarker.outcome(lab.get(keys.done(queue, mine))));
-        assertFalse(lab.exists(keys.done(queue, lost)));
+        assertEquals("succeeded", DoneMarker.outcome(lab.get(keys.done(partition, mine))));
+        assertFalse(lab.exists(keys.done(partition, lost)));
         assertEquals("1", stat("succeeded"));
         assertEquals("1", stat("lost_locks"));
     }

@@ -1,13 +1,20 @@
 package io.dedupq.lua;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.tasks.payment.Ledger.Debit.ALREADY_DEBITED;
+import static io.dedupq.tasks.payment.Ledger.Debit.CURRENCY_MISMATCH;
+import static io.dedupq.tasks.payment.Ledger.Debit.DEBITED;
+import static io.dedupq.tasks.payment.Ledger.Debit.INSUFFICIENT_FUNDS;
+import static io.dedupq.tasks.payment.Ledger.Debit.NO_ACCOUNT;
+import static io.dedupq.tasks.payment.Ledger.Debit.STALE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.ScriptLab;
+import io.dedupq.tasks.payment.DebitScript;
+import io.dedupq.tasks.payment.Ledger;
 import io.restassured.path.json.JsonPath;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,10 +31,9 @@ class DebitContractTest {
     private final String account = uniqueId("acc");
     private final String task = uniqueId("pay");
 
-    private long debit(String taskId, long amount, String currency, long fence) {
-        return lab.eval(LuaScript.DEBIT,
-                List.of(keys.account(account), keys.accountLedger(account), keys.accountApplied(account)),
-                List.of(taskId, Long.toString(amount), currency, Long.toString(fence), "1700000000000")).toLong();
+    private Ledger.Debit debit(String taskId, long amount, String currency, long fence) {
+        return DebitScript.read(lab.eval(new DebitScript.Call(account, taskId, amount, currency, fence, 1_700_000_000_000L)
+                .script(keys)));
     }
 
     private void open(long balance) {
@@ -46,7 +52,7 @@ class DebitContractTest {
     void aDebitMovesTheMoneyOnceAndRecordsItsTokenAndLedgerEntry() {
         open(10_000);
 
-        assertEquals(1, debit(task, 2_500, "EUR", 7));
+        assertEquals(DEBITED, debit(task, 2_500, "EUR", 7));
 
         assertEquals(7_500, balance());
         assertEquals("7", lab.hget(keys.accountApplied(account), task), "the applied hash names the token that debited");
@@ -63,8 +69,8 @@ class DebitContractTest {
         open(10_000);
         debit(task, 2_500, "EUR", 7);
 
-        assertEquals(2, debit(task, 2_500, "EUR", 7), "the same execution again: already applied");
-        assertEquals(2, debit(task, 2_500, "EUR", 9), "a newer execution of the task: already applied");
+        assertEquals(ALREADY_DEBITED, debit(task, 2_500, "EUR", 7), "the same execution again: already applied");
+        assertEquals(ALREADY_DEBITED, debit(task, 2_500, "EUR", 9), "a newer execution of the task: already applied");
         assertEquals(7_500, balance(), "charged once");
         assertEquals(1, ledger().size(), "one ledger entry per task id");
         assertEquals("7", lab.hget(keys.accountApplied(account), task), "the record keeps the token that debited");
@@ -75,7 +81,7 @@ class DebitContractTest {
         open(10_000);
         debit(task, 2_500, "EUR", 7);
 
-        assertEquals(-1, debit(task, 2_500, "EUR", 6), "the fence: a write with an older token is stale");
+        assertEquals(STALE, debit(task, 2_500, "EUR", 6), "the fence: a write with an older token is stale");
         assertEquals(7_500, balance());
         assertEquals(1, ledger().size());
     }
@@ -85,14 +91,14 @@ class DebitContractTest {
         open(10_000);
         debit(task, 2_500, "EUR", 7);
 
-        assertEquals(1, debit(uniqueId("pay"), 1_000, "EUR", 3), "the record is per task id, the fence too");
+        assertEquals(DEBITED, debit(uniqueId("pay"), 1_000, "EUR", 3), "the record is per task id, the fence too");
         assertEquals(6_500, balance());
         assertEquals(2, ledger().size());
     }
 
     @Test
     void noSuchAccountWritesNothing() {
-        assertEquals(-2, debit(task, 100, "EUR", 7));
+        assertEquals(NO_ACCOUNT, debit(task, 100, "EUR", 7));
         assertFalse(lab.exists(keys.account(account)), "no account is created");
         assertFalse(lab.exists(keys.accountApplied(account)));
         assertTrue(ledger().isEmpty());
@@ -102,7 +108,7 @@ class DebitContractTest {
     void anotherCurrencyWritesNothing() {
         open(10_000);
 
-        assertEquals(-3, debit(task, 100, "USD", 7));
+        assertEquals(CURRENCY_MISMATCH, debit(task, 100, "USD", 7));
         assertEquals(10_000, balance());
         assertFalse(lab.exists(keys.accountApplied(account)));
         assertTrue(ledger().isEmpty());
@@ -112,12 +118,12 @@ class DebitContractTest {
     void tooLittleMoneyWritesNothingAndTheWholeBalanceCanBeSpent() {
         open(1_000);
 
-        assertEquals(-4, debit(task, 1_001, "EUR", 7), "one cent more than the balance is refused");
+        assertEquals(INSUFFICIENT_FUNDS, debit(task, 1_001, "EUR", 7), "one cent more than the balance is refused");
         assertEquals(1_000, balance());
         assertFalse(lab.exists(keys.accountApplied(account)), "a refused debit records no token");
         assertTrue(ledger().isEmpty());
 
-        assertEquals(1, debit(uniqueId("pay"), 1_000, "EUR", 8), "exactly the balance is allowed");
+        assertEquals(DEBITED, debit(uniqueId("pay"), 1_000, "EUR", 8), "exactly the balance is allowed");
         assertEquals(0, balance());
     }
 }

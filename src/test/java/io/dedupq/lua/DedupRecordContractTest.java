@@ -1,27 +1,30 @@
 package io.dedupq.lua;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.queue.CancelScript;
 import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.EnqueueScript;
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
+import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
+import io.dedupq.queue.StatusReply;
 import io.dedupq.queue.TaskStatus;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.ScriptLab;
 import io.dedupq.worker.Claim;
 import io.dedupq.worker.ClaimScript;
 import io.dedupq.worker.Outcome;
-import io.vertx.mutiny.redis.client.Response;
-import java.util.Locale;
-import io.dedupq.queue.LuaScript;
-import io.dedupq.queue.RedisKeys;
-import io.dedupq.support.Envelopes;
-import io.dedupq.support.ScriptLab;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -41,7 +44,7 @@ class DedupRecordContractTest {
     private final ScriptLab lab = ScriptLab.shared();
 
     /** The scripts' way from submission to outcome, for one queue of one lab. */
-    private record Pipeline(ScriptLab lab, String queue) {
+    private record Pipeline(ScriptLab lab, Partition partition) {
 
         RedisKeys keys() {
             return lab.keys();
@@ -52,13 +55,13 @@ class DedupRecordContractTest {
             for (String id : ids) {
                 tasks.add(new EnqueueScript.Task(id, "flaky", digest, Envelopes.flaky(id, 0)));
             }
-            ScriptCall call = new EnqueueScript.Call(queue, 1_700_000_000_000L, tasks).script(keys());
-            return EnqueueScript.Reply.read(lab.eval(LuaScript.ENQUEUE, call.keys(), call.args()), ids.size()).answers();
+            ScriptCall call = new EnqueueScript.Call(partition, 1_700_000_000_000L, tasks).script(keys());
+            return EnqueueScript.Reply.read(lab.eval(call), ids.size()).answers();
         }
 
         /** claim.lua for up to {@code max} copies: the tasks it claimed. */
         List<Claim> claim(int max) {
-            lab.call("ZADD", keys().workers(queue), lab.serverMillis(), WORKER);
+            lab.call("ZADD", keys().workers(partition), lab.serverMillis(), WORKER);
             return call(max, List.of(), WINDOW).claims();
         }
 
@@ -73,7 +76,7 @@ class DedupRecordContractTest {
         }
 
         private ClaimScript.Reply call(int max, List<Outcome> outcomes, long retention) {
-            ScriptCall call = new ClaimScript.Call(queue, WORKER, queue, max, null, 30_000, 10_000, WINDOW, retention,
+            ScriptCall call = new ClaimScript.Call(partition, WORKER, max, null, 30_000, 10_000, WINDOW, retention,
                     outcomes).script(keys());
             return ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
         }
@@ -88,7 +91,7 @@ class DedupRecordContractTest {
         }
     }
 
-    private final Pipeline pipeline = new Pipeline(lab, uniqueId("record"));
+    private final Pipeline pipeline = new Pipeline(lab, whole(uniqueId("record")));
     private final RedisKeys keys = lab.keys();
 
     private static EnqueueScript.Answer duplicate(String outcome) {
@@ -96,7 +99,7 @@ class DedupRecordContractTest {
     }
 
     private void awaitHashGone(String id) {
-        await().atMost(Duration.ofSeconds(5)).until(() -> !lab.exists(keys.task(pipeline.queue(), id)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> !lab.exists(keys.task(pipeline.partition(), id)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -107,40 +110,39 @@ class DedupRecordContractTest {
 
         awaitHashGone(id);
 
-        String queue = pipeline.queue();
-        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(queue, id))), "the done marker keeps the outcome");
-        long left = lab.pttl(keys.done(queue, id));
+        Partition partition = pipeline.partition();
+        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(partition, id))), "the done marker keeps the outcome");
+        long left = lab.pttl(keys.done(partition, id));
         assertTrue(left > WINDOW - 10_000 && left <= WINDOW, "for the rest of the dedup window: " + left);
         assertEquals(List.of(duplicate(outcome)), pipeline.enqueue(List.of(id), "d1"), "a resubmission is a duplicate");
-        assertEquals(List.of(), lab.lrange(keys.pending(queue)), "and is not enqueued");
-        assertFalse(lab.exists(keys.task(queue, id)), "nor does it bring a hash back");
-        lab.call("LPUSH", keys.pending(queue), Envelopes.flaky(id, 0));
+        assertEquals(List.of(), lab.lrange(keys.pending(partition)), "and is not enqueued");
+        assertFalse(lab.exists(keys.task(partition, id)), "nor does it bring a hash back");
+        lab.call("LPUSH", keys.pending(partition), Envelopes.flaky(id, 0));
         assertEquals(List.of(), pipeline.claim(1), "a copy pushed onto the list is dropped as done");
-        assertEquals(List.of(), lab.lrange(keys.processing(queue, WORKER)));
-        assertEquals("1", lab.hget(keys.stats(queue), "skipped_done"));
+        assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)));
+        assertEquals("1", lab.hget(keys.stats(partition), "skipped_done"));
     }
 
     @Test
     void aCancelledTaskKeepsItsOutcomeLikeAFinishedOne() {
         String id = uniqueId("t");
-        String queue = pipeline.queue();
+        Partition partition = pipeline.partition();
         pipeline.enqueue(List.of(id), "d1");
 
-        Response reply = lab.eval(LuaScript.CANCEL, List.of(keys.task(queue, id), keys.done(queue, id),
-                keys.pending(queue), keys.delayed(queue), keys.stats(queue)),
-                List.of(id, "1700000000000", Long.toString(WINDOW), "50"));
-        assertEquals(1, reply.get(0).toInteger());
+        StatusReply<CancelScript.Answer> reply = CancelScript.read(
+                lab.eval(new CancelScript.Call(partition, id, 1_700_000_000_000L, WINDOW, 50).script(keys)));
+        assertEquals(new StatusReply<>(CancelScript.Answer.CANCELLED, "cancelled"), reply);
         awaitHashGone(id);
 
-        assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(queue, id))));
-        assertTrue(lab.pttl(keys.done(queue, id)) > WINDOW - 10_000);
+        assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))));
+        assertTrue(lab.pttl(keys.done(partition, id)) > WINDOW - 10_000);
         assertEquals(List.of(duplicate("cancelled")), pipeline.enqueue(List.of(id), "d1"));
     }
 
     @Test
     void aFinishedTaskCostsAtMost150BytesOnceItsResultRetentionHasPassed() {
         ScriptLab quiet = ScriptLab.own();
-        Pipeline own = new Pipeline(quiet, "payment");
+        Pipeline own = new Pipeline(quiet, whole("payment"));
         // the scripts cached and the queue's own keys made before the first reading
         own.finish(List.of("warm-up-1"), "succeeded", 1);
         int n = 20_000;

@@ -1,13 +1,14 @@
 package io.dedupq.lua;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.dedupq.queue.EnqueueScript;
 import io.dedupq.queue.EnqueueScript.Answer;
 import io.dedupq.queue.EnqueueScript.Verdict;
-import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.support.Envelopes;
@@ -33,6 +34,7 @@ class EnqueueContractTest {
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
     private final String queue = uniqueId("enq");
+    private final Partition partition = whole(queue);
 
     /** One task to enqueue: id, type, payload digest. */
     private record Task(String id, String type, String digest) {
@@ -51,8 +53,8 @@ class EnqueueContractTest {
         for (Task task : tasks) {
             members.add(task.call());
         }
-        ScriptCall call = new EnqueueScript.Call(queue, NOW, members).script(keys);
-        return EnqueueScript.Reply.read(lab.eval(LuaScript.ENQUEUE, call.keys(), call.args()), tasks.length).answers();
+        ScriptCall call = new EnqueueScript.Call(partition, NOW, members).script(keys);
+        return EnqueueScript.Reply.read(lab.eval(call), tasks.length).answers();
     }
 
     private static Answer duplicate(String status) {
@@ -68,7 +70,7 @@ class EnqueueContractTest {
     }
 
     private String stat(String field) {
-        return lab.hget(keys.stats(queue), field);
+        return lab.hget(keys.stats(partition), field);
     }
 
     @Test
@@ -77,9 +79,9 @@ class EnqueueContractTest {
 
         assertEquals(List.of(QUEUED), enqueue(task));
 
-        assertEquals(List.of(task.envelope()), lab.lrange(keys.pending(queue)));
+        assertEquals(List.of(task.envelope()), lab.lrange(keys.pending(partition)));
         assertEquals(Map.of("id", task.id(), "type", "flaky", "queue", queue, "status", "queued", "digest", "d1",
-                "attempt", "0", "attempts", "0", "enqueuedAt", Long.toString(NOW)), lab.hgetall(keys.task(queue, task.id())));
+                "attempt", "0", "attempts", "0", "enqueuedAt", Long.toString(NOW)), lab.hgetall(keys.task(partition, task.id())));
         assertEquals("1", stat("enqueued"));
     }
 
@@ -90,7 +92,7 @@ class EnqueueContractTest {
 
         assertEquals(List.of(QUEUED, QUEUED), enqueue(first, second));
 
-        assertEquals(List.of(second.envelope(), first.envelope()), lab.lrange(keys.pending(queue)),
+        assertEquals(List.of(second.envelope(), first.envelope()), lab.lrange(keys.pending(partition)),
                 "FIFO: the first enqueued is at the right end, where workers take");
         assertEquals("2", stat("enqueued"));
     }
@@ -99,11 +101,11 @@ class EnqueueContractTest {
     void theSameIdWithTheSamePayloadIsADuplicateAndIsNotPushedAgain() {
         Task task = task("d1");
         enqueue(task);
-        lab.call("HSET", keys.task(queue, task.id()), "status", "running");
+        lab.call("HSET", keys.task(partition, task.id()), "status", "running");
 
         assertEquals(List.of(duplicate("running")), enqueue(task), "a duplicate answers with the task's current status");
 
-        assertEquals(1, lab.lrange(keys.pending(queue)).size(), "one copy, however often it is sent");
+        assertEquals(1, lab.lrange(keys.pending(partition)).size(), "one copy, however often it is sent");
         assertEquals("1", stat("enqueued"));
         assertEquals("1", stat("rejected_duplicates"));
     }
@@ -113,7 +115,7 @@ class EnqueueContractTest {
         Task task = task("d1");
 
         assertEquals(List.of(QUEUED, duplicate("queued")), enqueue(task, task));
-        assertEquals(1, lab.lrange(keys.pending(queue)).size());
+        assertEquals(1, lab.lrange(keys.pending(partition)).size());
     }
 
     @Test
@@ -137,7 +139,7 @@ class EnqueueContractTest {
 
         assertEquals(List.of(QUEUED), enqueue(tasks).stream().distinct().toList());
 
-        List<String> pending = lab.lrange(keys.pending(queue));
+        List<String> pending = lab.lrange(keys.pending(partition));
         assertEquals(tasks.length, pending.size());
         for (int i = 0; i < tasks.length; i++) {
             assertEquals(tasks[i].envelope(), pending.get(tasks.length - 1 - i), "FIFO, position " + i);
@@ -152,18 +154,18 @@ class EnqueueContractTest {
 
         assertEquals(List.of(conflict("queued")), enqueue(new Task(task.id(), "flaky", "d2")), "another payload digest");
         assertEquals(List.of(conflict("queued")), enqueue(new Task(task.id(), "slow-retry", "d1")), "another type");
-        assertEquals(1, lab.lrange(keys.pending(queue)).size());
-        assertEquals("d1", lab.hget(keys.task(queue, task.id()), "digest"), "the first submission stands");
+        assertEquals(1, lab.lrange(keys.pending(partition)).size());
+        assertEquals("d1", lab.hget(keys.task(partition, task.id()), "digest"), "the first submission stands");
     }
 
     @Test
     void anIdKnownFromACopyPushedStraightOntoTheListIsADuplicate() {
         Task task = task("d1");
         // claim.lua creates the hash of an LPUSHed copy: no digest
-        lab.call("HSET", keys.task(queue, task.id()), "id", task.id(), "type", "flaky", "status", "succeeded");
+        lab.call("HSET", keys.task(partition, task.id()), "id", task.id(), "type", "flaky", "status", "succeeded");
 
         assertEquals(List.of(duplicate("succeeded")), enqueue(task));
-        assertEquals(List.of(), lab.lrange(keys.pending(queue)));
+        assertEquals(List.of(), lab.lrange(keys.pending(partition)));
     }
 
     @ParameterizedTest(name = "marker {0} answers {1}")
@@ -171,13 +173,13 @@ class EnqueueContractTest {
     void aDoneMarkerWithoutItsHashIsADuplicateAnsweredWithItsOutcome(String mark, String outcome) {
         Task task = task("d1");
         // the result retention passed: the hash is gone, the marker ("succeeded": written before the codes) stays
-        lab.call("SET", keys.done(queue, task.id()), mark, "PX", 60_000);
+        lab.call("SET", keys.done(partition, task.id()), mark, "PX", 60_000);
 
         assertEquals(List.of(duplicate(outcome)), enqueue(new Task(task.id(), "flaky", "another digest")));
 
-        assertEquals(List.of(), lab.lrange(keys.pending(queue)), "nothing is enqueued");
-        assertFalse(lab.exists(keys.task(queue, task.id())), "and no hash is made");
-        assertEquals(mark, lab.get(keys.done(queue, task.id())), "the marker is left as it was");
+        assertEquals(List.of(), lab.lrange(keys.pending(partition)), "nothing is enqueued");
+        assertFalse(lab.exists(keys.task(partition, task.id())), "and no hash is made");
+        assertEquals(mark, lab.get(keys.done(partition, task.id())), "the marker is left as it was");
         assertEquals("1", stat("rejected_duplicates"));
     }
 }

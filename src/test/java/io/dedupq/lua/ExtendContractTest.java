@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dedupq.queue.LuaScript;
+import io.dedupq.lock.LockScripts;
 import io.dedupq.support.ScriptLab;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** extend.lua: a lock gets a new TTL only from the token that holds it, and never changes hands. */
@@ -19,15 +18,15 @@ class ExtendContractTest {
     private final ScriptLab lab = ScriptLab.shared();
     private final String key = uniqueId("{c}:lock");
 
-    private long extend(String token) {
-        return lab.eval(LuaScript.EXTEND, List.of(key), List.of(token, Long.toString(NEW_TTL_MS))).toLong();
+    private boolean extend(String token) {
+        return LockScripts.held(lab.eval(new LockScripts.Extend(key, token, NEW_TTL_MS).script()));
     }
 
     @Test
     void theHoldersTokenGetsTheNewTtl() {
         lab.call("SET", key, "w1:7", "PX", HELD_MS);
 
-        assertEquals(1, extend("w1:7"), "the holder's extension is granted");
+        assertTrue(extend("w1:7"), "the holder's extension is granted");
         long ttl = lab.pttl(key);
         assertTrue(ttl > HELD_MS && ttl <= NEW_TTL_MS, "the lock now has the new TTL, not none: " + ttl);
         assertEquals("w1:7", lab.get(key), "extending never changes who holds the lock");
@@ -37,7 +36,7 @@ class ExtendContractTest {
     void anotherTokenIsRefusedAndTheTtlStays() {
         lab.call("SET", key, "w1:7", "PX", HELD_MS);
 
-        assertEquals(0, extend("w2:8"), "a foreign token cannot keep someone else's lock alive");
+        assertFalse(extend("w2:8"), "a foreign token cannot keep someone else's lock alive");
         assertTrue(lab.pttl(key) <= HELD_MS, "the TTL is untouched: " + lab.pttl(key));
         assertEquals("w1:7", lab.get(key));
     }
@@ -46,13 +45,13 @@ class ExtendContractTest {
     void aPrefixOfTheTokenIsNotTheToken() {
         lab.call("SET", key, "w1:7", "PX", HELD_MS);
 
-        assertEquals(0, extend("w1:"), "ownership is the whole token");
+        assertFalse(extend("w1:"), "ownership is the whole token");
         assertTrue(lab.pttl(key) <= HELD_MS);
     }
 
     @Test
     void aLockThatIsGoneIsNotCreated() {
-        assertEquals(0, extend("w1:7"), "an expired lock cannot be extended back into life");
+        assertFalse(extend("w1:7"), "an expired lock cannot be extended back into life");
         assertFalse(lab.exists(key), "extend never creates a lock");
     }
 }

@@ -1,14 +1,20 @@
 package io.dedupq.lua;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.tasks.voucher.IssueScript.Answer.ALREADY_ISSUED;
+import static io.dedupq.tasks.voucher.IssueScript.Answer.CODE_TAKEN;
+import static io.dedupq.tasks.voucher.IssueScript.Answer.ISSUED;
+import static io.dedupq.tasks.voucher.IssueScript.Answer.NO_CAMPAIGN;
+import static io.dedupq.tasks.voucher.IssueScript.Answer.OUT_OF_STOCK;
+import static io.dedupq.tasks.voucher.IssueScript.Answer.STALE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.ScriptLab;
+import io.dedupq.tasks.voucher.IssueScript;
 import io.restassured.path.json.JsonPath;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,12 +31,16 @@ class IssueContractTest {
     private final String campaign = uniqueId("camp");
     private final String task = uniqueId("vou");
 
-    /** The reply as {code, text}. */
-    private List<String> issue(String taskId, String code, long fence) {
-        return ScriptLab.texts(lab.eval(LuaScript.ISSUE,
-                List.of(keys.campaign(campaign), keys.campaignVouchers(campaign), keys.campaignIssued(campaign),
-                        keys.campaignCodes(campaign)),
-                List.of(taskId, "cust-1", code, Long.toString(fence))));
+    private IssueScript.Reply issue(String taskId, String code, long fence) {
+        return IssueScript.Reply.read(lab.eval(new IssueScript.Call(campaign, taskId, "cust-1", code, fence).script(keys)));
+    }
+
+    private static IssueScript.Reply issued(String code) {
+        return new IssueScript.Reply(ISSUED, code);
+    }
+
+    private static IssueScript.Reply refused(IssueScript.Answer answer) {
+        return new IssueScript.Reply(answer, "");
     }
 
     private void open(long stock) {
@@ -49,7 +59,7 @@ class IssueContractTest {
     void anIssueTakesOneFromStockAndRecordsCodeTokenAndVoucher() {
         open(2);
 
-        assertEquals(List.of("1", "CODE-A"), issue(task, "CODE-A", 7));
+        assertEquals(issued("CODE-A"), issue(task, "CODE-A", 7));
 
         assertEquals(1, stock());
         assertEquals("7", lab.hget(keys.campaignIssued(campaign), task), "the issued hash names the token that issued");
@@ -66,8 +76,8 @@ class IssueContractTest {
         open(5);
         issue(task, "CODE-A", 7);
 
-        assertEquals(List.of("2", ""), issue(task, "CODE-B", 7), "the same execution again: already issued");
-        assertEquals(List.of("2", ""), issue(task, "CODE-C", 9), "a newer execution of the task: already issued");
+        assertEquals(refused(ALREADY_ISSUED), issue(task, "CODE-B", 7), "the same execution again: already issued");
+        assertEquals(refused(ALREADY_ISSUED), issue(task, "CODE-C", 9), "a newer execution of the task: already issued");
         assertEquals(4, stock(), "one code per task id");
         assertEquals(1, vouchers().size());
         assertEquals(0, lab.call("SISMEMBER", keys.campaignCodes(campaign), "CODE-B").toLong());
@@ -78,7 +88,7 @@ class IssueContractTest {
         open(5);
         issue(task, "CODE-A", 7);
 
-        assertEquals(List.of("-1", ""), issue(task, "CODE-B", 6), "the fence: a write with an older token is stale");
+        assertEquals(refused(STALE), issue(task, "CODE-B", 6), "the fence: a write with an older token is stale");
         assertEquals(4, stock());
         assertEquals(1, vouchers().size());
     }
@@ -87,9 +97,9 @@ class IssueContractTest {
     void theLastCodeIsIssuedAndThenTheStockIsOut() {
         open(1);
 
-        assertEquals(List.of("1", "CODE-A"), issue(task, "CODE-A", 7), "the last one in stock is handed out");
+        assertEquals(issued("CODE-A"), issue(task, "CODE-A", 7), "the last one in stock is handed out");
         String next = uniqueId("vou");
-        assertEquals(List.of("-5", ""), issue(next, "CODE-B", 8), "never more codes than the stock");
+        assertEquals(refused(OUT_OF_STOCK), issue(next, "CODE-B", 8), "never more codes than the stock");
         assertEquals(0, stock());
         assertNull(lab.hget(keys.campaignIssued(campaign), next), "a refusal records no token");
         assertEquals(1, vouchers().size());
@@ -101,7 +111,7 @@ class IssueContractTest {
         issue(task, "CODE-A", 7);
         String other = uniqueId("vou");
 
-        assertEquals(List.of("-6", ""), issue(other, "CODE-A", 8), "no code is issued twice");
+        assertEquals(refused(CODE_TAKEN), issue(other, "CODE-A", 8), "no code is issued twice");
         assertEquals(4, stock(), "the stock is untouched");
         assertNull(lab.hget(keys.campaignIssued(campaign), other));
         assertEquals(1, vouchers().size());
@@ -109,7 +119,7 @@ class IssueContractTest {
 
     @Test
     void noSuchCampaignWritesNothing() {
-        assertEquals(List.of("-2", ""), issue(task, "CODE-A", 7));
+        assertEquals(refused(NO_CAMPAIGN), issue(task, "CODE-A", 7));
         assertFalse(lab.exists(keys.campaign(campaign)), "no campaign is created");
         assertFalse(lab.exists(keys.campaignCodes(campaign)), "the code is not taken");
         assertTrue(vouchers().isEmpty());

@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dedupq.queue.LuaScript;
+import io.dedupq.lock.LockScripts;
 import io.dedupq.support.ScriptLab;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** release.lua: only the token that holds a lock can delete it; any other call changes nothing. */
@@ -18,15 +17,15 @@ class ReleaseContractTest {
     private final ScriptLab lab = ScriptLab.shared();
     private final String key = uniqueId("{c}:lock");
 
-    private long release(String token) {
-        return lab.eval(LuaScript.RELEASE, List.of(key), List.of(token)).toLong();
+    private boolean release(String token) {
+        return LockScripts.held(lab.eval(new LockScripts.Release(key, token).script()));
     }
 
     @Test
     void theHoldersTokenDeletesTheLock() {
         lab.call("SET", key, "w1:7", "PX", HELD_MS);
 
-        assertEquals(1, release("w1:7"), "the holder's release is granted");
+        assertTrue(release("w1:7"), "the holder's release is granted");
         assertFalse(lab.exists(key), "the lock is free for the next owner");
     }
 
@@ -34,7 +33,7 @@ class ReleaseContractTest {
     void anotherTokenIsRefusedAndTheLockStays() {
         lab.call("SET", key, "w1:7", "PX", HELD_MS);
 
-        assertEquals(0, release("w2:8"), "a stale or foreign token cannot free someone else's lock");
+        assertFalse(release("w2:8"), "a stale or foreign token cannot free someone else's lock");
         assertEquals("w1:7", lab.get(key), "the holder keeps its lock");
         assertTrue(lab.pttl(key) > 0 && lab.pttl(key) <= HELD_MS, "with its TTL: " + lab.pttl(key));
     }
@@ -43,13 +42,13 @@ class ReleaseContractTest {
     void aPrefixOfTheTokenIsNotTheToken() {
         lab.call("SET", key, "w1:7", "PX", HELD_MS);
 
-        assertEquals(0, release("w1:"), "ownership is the whole token");
+        assertFalse(release("w1:"), "ownership is the whole token");
         assertEquals("w1:7", lab.get(key));
     }
 
     @Test
     void releasingALockThatIsGoneAnswersZero() {
-        assertEquals(0, release("w1:7"), "nothing was released");
+        assertFalse(release("w1:7"), "nothing was released");
         assertFalse(lab.exists(key));
     }
 }

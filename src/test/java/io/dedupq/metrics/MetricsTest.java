@@ -6,6 +6,7 @@ import static io.dedupq.support.Api.openAccount;
 import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -115,20 +116,20 @@ class MetricsTest {
         awaitStatus(done, "succeeded");
         String locked = uniqueId("m-locked");
         // another copy of this id is running somewhere: its lock is held
-        redis.set(keys.lock(FLAKY, locked), "someone-else:1", 60_000);
+        redis.set(keys.lock(whole(FLAKY), locked), "someone-else:1", 60_000);
         String stale = uniqueId("m-stale");
         // the task has moved on to its second attempt: a copy of the first is stale
-        redis.hset(keys.task(FLAKY, stale), "id", stale, "type", FLAKY, "queue", FLAKY, "status", "retrying",
+        redis.hset(keys.task(whole(FLAKY), stale), "id", stale, "type", FLAKY, "queue", FLAKY, "status", "retrying",
                 "attempt", "1");
         awaitReported("dedupq_queue_duplicates_skipped", "queue", FLAKY, "reason", "done");
         Scrape before = Scrape.now();
         double doneBefore = gaugeNow("dedupq_queue_duplicates_skipped", "queue", FLAKY, "reason", "done");
 
         // a producer pushes copies straight onto the list, and something that is no envelope at all
-        redis.lpush(keys.pending(FLAKY), Envelopes.flaky(done, 0), Envelopes.flaky(locked, 0), Envelopes.flaky(stale, 0),
+        redis.lpush(keys.pending(whole(FLAKY)), Envelopes.flaky(done, 0), Envelopes.flaky(locked, 0), Envelopes.flaky(stale, 0),
                 "not an envelope");
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> redis.llen(keys.pending(FLAKY)) == 0
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis.llen(keys.pending(whole(FLAKY))) == 0
                 && new Delta(before, Scrape.now(), "queue", FLAKY).of("dedupq_duplicates_skipped_total") == 3);
         Scrape after = Scrape.now();
         for (String reason : List.of("done", "locked", "stale")) {
@@ -154,7 +155,7 @@ class MetricsTest {
         assertEquals(202, Api.post(task(id, FLAKY, Map.of("failures", 0, "sleepMillis", 1500))));
         await().atMost(Duration.ofSeconds(20)).until(() -> flaky.executions(id).size() == 1);
         // while the handler runs, a newer execution takes the task over (as after a lock expiry)
-        redis.hset(keys.task(FLAKY, id), "token", "someone-else:1");
+        redis.hset(keys.task(whole(FLAKY), id), "token", "someone-else:1");
 
         await().atMost(Duration.ofSeconds(20)).until(() -> new Delta(before, Scrape.now(), "queue", FLAKY,
                 "type", FLAKY, "detected_by", "complete").of("dedupq_locks_lost_total") == 1);
@@ -175,7 +176,7 @@ class MetricsTest {
                 "type", queue).of("dedupq_locks_extended_total") >= 2);
 
         // another holder takes the lock: the next extension is refused and counted as lost
-        redis.set(keys.lock(queue, id), "someone-else:1", 60_000);
+        redis.set(keys.lock(whole(queue), id), "someone-else:1", 60_000);
         await().atMost(Duration.ofSeconds(20)).until(() -> new Delta(before, Scrape.now(), "queue", queue,
                 "type", queue, "detected_by", "watchdog").of("dedupq_locks_lost_total") == 1);
         assertEquals(1, new Delta(before, Scrape.now(), "queue", queue).of("dedupq_locks_lost_total"));
@@ -192,9 +193,9 @@ class MetricsTest {
         await().atMost(Duration.ofSeconds(20)).until(() -> probe.started(id) != null);
 
         // a newer execution takes over both the lock (the watchdog sees it) and the task (claim.lua refuses)
-        String newerToken = "other-worker:" + redis.incr(keys.fence(queue));
-        redis.set(keys.lock(queue, id), newerToken, 60_000);
-        redis.hset(keys.task(queue, id), "token", newerToken, "worker", "other-worker");
+        String newerToken = "other-worker:" + redis.incr(keys.fence(whole(queue)));
+        redis.set(keys.lock(whole(queue), id), newerToken, 60_000);
+        redis.hset(keys.task(whole(queue), id), "token", newerToken, "worker", "other-worker");
 
         await().atMost(Duration.ofSeconds(20)).until(() -> stat(queue, "lostLocks") - refusedBefore == 1);
         // the refusal reached the worker just now; a second count would follow it at once
@@ -209,8 +210,8 @@ class MetricsTest {
         String id = uniqueId("m-reaped");
         Scrape before = Scrape.now();
         // a worker that died long ago with two copies in its processing list, one of them unreadable
-        redis.zadd(keys.workers(FLAKY), 1_000, "dead-worker");
-        redis.lpush(keys.processing(FLAKY, "dead-worker"), Envelopes.flaky(id, 0), "not an envelope either");
+        redis.zadd(keys.workers(whole(FLAKY)), 1_000, "dead-worker");
+        redis.lpush(keys.processing(whole(FLAKY), "dead-worker"), Envelopes.flaky(id, 0), "not an envelope either");
 
         awaitStatus(id, "succeeded");
         Scrape after = Scrape.now();

@@ -58,20 +58,24 @@ class PartitionedQueueTest {
         // CRC-32 check value: crc32("123456789") = 0xCBF43926 = 3421780262
         assertEquals((int) (3421780262L % PARTITIONS), QueuePartitions.index("123456789", PARTITIONS));
         assertEquals((int) (3421780262L % 7), QueuePartitions.index("123456789", 7));
-        assertEquals(List.of("parted#0", "parted#1", "parted#2", "parted#3"), partitions.of(QUEUE));
-        assertEquals(List.of("payment"), partitions.of("payment"), "one partition keeps today's layout");
-        assertEquals("payment", partitions.forTask("payment", "any-id"));
+        assertEquals(List.of("parted#0", "parted#1", "parted#2", "parted#3"),
+                partitions.of(QUEUE).stream().map(Partition::name).toList());
+        assertEquals(new Partition(QUEUE, 3, PARTITIONS), partitions.of(QUEUE).get(3));
+        assertEquals(List.of(new Partition("payment", 0, 1)), partitions.of("payment"), "one partition keeps today's layout");
+        assertEquals("payment", partitions.of("payment").get(0).name());
+        assertEquals(new Partition("payment", 0, 1), partitions.forTask("payment", "any-id"));
+        assertEquals(new Partition(QUEUE, 2, PARTITIONS), partitions.forTask(QUEUE, "123456789"), "3421780262 mod 4");
     }
 
     @Test
     void aTaskIsStoredInItsPartitionAndFoundByItsId() {
         String id = uniqueId("where");
-        String partition = QUEUE + "#" + QueuePartitions.index(id, PARTITIONS);
+        Partition partition = new Partition(QUEUE, QueuePartitions.index(id, PARTITIONS), PARTITIONS);
         assertEquals(202, submit(task(id, QUEUE, flaky(0))).statusCode());
 
         JsonPath status = awaitStatus(id, "succeeded");
         assertEquals(QUEUE, status.getString("queue"), "the API speaks of the queue, not the partition");
-        for (String each : partitions.of(QUEUE)) {
+        for (Partition each : partitions.of(QUEUE)) {
             assertEquals(each.equals(partition), redis.exists(keys.task(each, id)), "task hash only in " + partition);
         }
         assertEquals(QUEUE, redis.hget(keys.task(partition, id), "queue"));
@@ -111,7 +115,7 @@ class PartitionedQueueTest {
         }
         Map<String, Long> enqueuedAfter = enqueuedPerPartition();
         long total = 0;
-        for (String partition : partitions.of(QUEUE)) {
+        for (String partition : enqueuedAfter.keySet()) {
             long added = enqueuedAfter.get(partition) - enqueuedBefore.get(partition);
             assertTrue(added > 0, partition + " got some of the tasks");
             total += added;
@@ -126,7 +130,7 @@ class PartitionedQueueTest {
     @Test
     void copiesOfADeadWorkerInAnyPartitionGoBackAndRunOnce() {
         String id = uniqueId("orphan");
-        String partition = partitions.forTask(QUEUE, id);
+        Partition partition = partitions.forTask(QUEUE, id);
         String ghost = "ghost-" + id;
         redis.zadd(keys.workers(partition), 1, ghost);
         redis.lpush(keys.processing(partition, ghost), Envelopes.flaky(id, QUEUE, 0));
@@ -139,7 +143,7 @@ class PartitionedQueueTest {
     @Test
     void deadLettersOfEveryPartitionAreListedAndRetriedInTheirPartition() {
         List<String> ids = new ArrayList<>();
-        Set<String> used = new HashSet<>();
+        Set<Partition> used = new HashSet<>();
         while (used.size() < 2) {
             String id = uniqueId("doomed");
             ids.add(id);
@@ -164,9 +168,9 @@ class PartitionedQueueTest {
     private Map<String, Long> enqueuedPerPartition() {
         JsonPath stats = queueStats();
         Map<String, Long> counts = new TreeMap<>();
-        for (String partition : partitions.of(QUEUE)) {
-            counts.put(partition, stats.getLong("find { it.queue == 'parted' }.partitions.find { it.queue == '"
-                    + partition + "' }.enqueued"));
+        for (Partition partition : partitions.of(QUEUE)) {
+            counts.put(partition.name(), stats.getLong("find { it.queue == 'parted' }.partitions.find { it.queue == '"
+                    + partition.name() + "' }.enqueued"));
         }
         return counts;
     }

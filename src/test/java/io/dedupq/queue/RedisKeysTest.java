@@ -1,6 +1,8 @@
 package io.dedupq.queue;
 
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.dedupq.support.Configs;
 import java.util.List;
@@ -18,22 +20,41 @@ class RedisKeysTest {
 
     @Test
     void queueKeysShareTheQueuesHashTag() {
-        assertEquals("{dedupq:payment}:", keys.base("payment"));
-        assertEquals("{dedupq:payment}:pending", keys.pending("payment"));
-        assertEquals("{dedupq:payment}:processing:w-1", keys.processing("payment", "w-1"));
-        assertEquals("{dedupq:payment}:delayed", keys.delayed("payment"));
-        assertEquals("{dedupq:payment}:dead", keys.dead("payment"));
-        assertEquals("{dedupq:payment}:lock:t-1", keys.lock("payment", "t-1"));
-        assertEquals("{dedupq:payment}:done:t-1", keys.done("payment", "t-1"));
-        assertEquals("{dedupq:payment}:task:t-1", keys.task("payment", "t-1"));
-        assertEquals("{dedupq:payment}:fence", keys.fence("payment"));
-        assertEquals("{dedupq:payment}:stats", keys.stats("payment"));
-        assertEquals("{dedupq:payment}:workers", keys.workers("payment"));
-        int slot = HashSlot.of(keys.pending("payment"));
-        for (String key : List.of(keys.processing("payment", "w-1"), keys.lock("payment", "t-1"), keys.task("payment", "x"),
-                keys.workers("payment"))) {
+        Partition payment = whole("payment");
+        assertEquals("{dedupq:payment}:", keys.base(payment));
+        assertEquals("{dedupq:payment}:pending", keys.pending(payment));
+        assertEquals("{dedupq:payment}:processing:w-1", keys.processing(payment, "w-1"));
+        assertEquals("{dedupq:payment}:delayed", keys.delayed(payment));
+        assertEquals("{dedupq:payment}:dead", keys.dead(payment));
+        assertEquals("{dedupq:payment}:lock:t-1", keys.lock(payment, "t-1"));
+        assertEquals("{dedupq:payment}:done:t-1", keys.done(payment, "t-1"));
+        assertEquals("{dedupq:payment}:task:t-1", keys.task(payment, "t-1"));
+        assertEquals("{dedupq:payment}:fence", keys.fence(payment));
+        assertEquals("{dedupq:payment}:stats", keys.stats(payment));
+        assertEquals("{dedupq:payment}:workers", keys.workers(payment));
+        int slot = HashSlot.of(keys.pending(payment));
+        for (String key : List.of(keys.processing(payment, "w-1"), keys.lock(payment, "t-1"), keys.task(payment, "x"),
+                keys.workers(payment))) {
             assertEquals(slot, HashSlot.of(key), key + " is in the queue's slot");
         }
+    }
+
+    @Test
+    void aPartitionOfAPartitionedQueueHasTheHashTagOfItsName() {
+        Partition third = new Partition("payment", 3, 8);
+        assertEquals("payment#3", third.name());
+        assertEquals("payment", whole("payment").name(), "a queue of one partition keeps its own name");
+        assertEquals("{dedupq:payment#3}:", keys.base(third));
+        assertEquals("{dedupq:payment#3}:pending", keys.pending(third));
+        assertEquals("{dedupq:payment#3}:lock:t-1", keys.lock(third, "t-1"));
+        assertEquals(HashSlot.of(keys.pending(third)), HashSlot.of(keys.processing(third, "w-1")));
+    }
+
+    @Test
+    void aPartitionOutsideItsQueueIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> new Partition("payment", 8, 8));
+        assertThrows(IllegalArgumentException.class, () -> new Partition("payment", -1, 8));
+        assertThrows(IllegalArgumentException.class, () -> new Partition("payment", 0, 0));
     }
 
     @Test
@@ -56,7 +77,7 @@ class RedisKeysTest {
     void theConfiguredPrefixStartsEveryKey() {
         RedisKeys acme = new RedisKeys(Configs.dedupq(Map.of("dedupq.key-prefix", "acme")));
 
-        assertEquals("{acme:q}:pending", acme.pending("q"));
+        assertEquals("{acme:q}:pending", acme.pending(whole("q")));
         assertEquals("acme:workers", acme.workers());
         assertEquals("acme:account:{a}", acme.account("a"));
     }

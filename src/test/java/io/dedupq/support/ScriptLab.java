@@ -3,6 +3,7 @@ package io.dedupq.support;
 import io.dedupq.config.RedisProcess;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
@@ -62,6 +63,11 @@ public final class ScriptLab {
     /** The key layout with the default prefix, as the app builds it. */
     public RedisKeys keys() {
         return keys;
+    }
+
+    /** Runs the call's script (or its installed mutant), as the app would send it. */
+    public Response eval(ScriptCall call) {
+        return eval(call.script(), call.keys(), call.args());
     }
 
     /** Runs {@code script} (or its installed mutant) with these keys and arguments. */

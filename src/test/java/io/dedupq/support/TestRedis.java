@@ -1,7 +1,7 @@
 package io.dedupq.support;
 
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.ScriptCall;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
@@ -108,8 +108,8 @@ public class TestRedis {
         return found;
     }
 
-    public Response script(LuaScript script, List<String> keys, List<String> args) {
-        return redis.script(script, keys, args);
+    public Response script(ScriptCall call) {
+        return redis.script(call);
     }
 
     private static String text(Response value) {

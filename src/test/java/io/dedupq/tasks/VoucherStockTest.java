@@ -8,6 +8,7 @@ import static io.dedupq.support.Api.submitBatch;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.Api.voucher;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
@@ -57,7 +58,7 @@ class VoucherStockTest {
         submitBatch(tasks).then().statusCode(200).body("accepted", equalTo(TASKS));
         // a second copy of every task, pushed straight onto the list, races with the first in the workers
         for (int i = 0; i < TASKS; i++) {
-            redis.lpush(keys.pending(QUEUE), Envelopes.voucher(ids.get(i), campaignId, "cust-" + i));
+            redis.lpush(keys.pending(whole(QUEUE)), Envelopes.voucher(ids.get(i), campaignId, "cust-" + i));
         }
 
         Map<String, JsonPath> finished = awaitFinished(ids);
@@ -102,7 +103,7 @@ class VoucherStockTest {
             submit(task(id, "voucher", voucher(campaignId, "cust-" + id))).then()
                     .statusCode(200).body("duplicate", equalTo(true)).body("status", equalTo("succeeded"));
             // straight onto the list, as a producer in another language might redeliver: dropped by the worker
-            redis.lpush(keys.pending(QUEUE), Envelopes.voucher(id, campaignId, "cust-" + id));
+            redis.lpush(keys.pending(whole(QUEUE)), Envelopes.voucher(id, campaignId, "cust-" + id));
         }
 
         await().atMost(Duration.ofSeconds(20)).until(() -> stat(QUEUE, "skippedDone") - skippedBefore >= ids.size());

@@ -1,13 +1,14 @@
 package io.dedupq.worker;
 
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.DoneMarker;
-import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
 import io.dedupq.queue.RedisKeys;
@@ -47,21 +48,21 @@ class CompleteOwnershipTest {
     RedisKeys keys;
 
     /** A task that {@code worker} claimed with {@code token}: hash, lock and its copy in processing. */
-    private record Running(String queue, String id, String envelope) {
+    private record Running(Partition partition, String id, String envelope) {
     }
 
     private Running claimedBy(String worker, String token) {
-        return claimedBy(uniqueId("complete"), worker, token);
+        return claimedBy(whole(uniqueId("complete")), worker, token);
     }
 
-    private Running claimedBy(String queue, String worker, String token) {
+    private Running claimedBy(Partition partition, String worker, String token) {
         String id = uniqueId("task");
         String envelope = Envelopes.flaky(id, 0);
-        redis.hset(keys.task(queue, id), "id", id, "type", "flaky", "queue", queue, "status", "running",
+        redis.hset(keys.task(partition, id), "id", id, "type", "flaky", "queue", partition.queue(), "status", "running",
                 "attempt", "0", "attempts", "1", "token", token, "worker", worker);
-        redis.set(keys.lock(queue, id), token, 60_000);
-        redis.lpush(keys.processing(queue, worker), envelope);
-        return new Running(queue, id, envelope);
+        redis.set(keys.lock(partition, id), token, 60_000);
+        redis.lpush(keys.processing(partition, worker), envelope);
+        return new Running(partition, id, envelope);
     }
 
     /** One outcome for claim.lua: whose execution, what happened, and what goes with it. */
@@ -69,19 +70,19 @@ class CompleteOwnershipTest {
     }
 
     private long complete(Running task, String worker, String token, String outcome, String detail, String next) {
-        return complete(task.queue(), worker, List.of(new Outcome(task, token, outcome, detail, next))).get(0);
+        return complete(task.partition(), worker, List.of(new Outcome(task, token, outcome, detail, next))).get(0);
     }
 
-    /** One claim.lua call that records all {@code outcomes} (same queue, same worker) and claims nothing; its reply per outcome. */
-    private List<Long> complete(String queue, String worker, List<Outcome> outcomes) {
+    /** One claim.lua call that records all {@code outcomes} (same partition, same worker) and claims nothing; its reply per outcome. */
+    private List<Long> complete(Partition partition, String worker, List<Outcome> outcomes) {
         List<io.dedupq.worker.Outcome> sent = new ArrayList<>();
         for (Outcome o : outcomes) {
             Claim claim = new Claim(o.task().id(), "flaky", o.task().envelope(), o.token(), 0);
             sent.add(new io.dedupq.worker.Outcome(claim, "flaky", 0, TaskStatus.valueOf(o.outcome().toUpperCase(Locale.ROOT)),
                     o.detail(), o.next(), Long.parseLong(DELAY), false));
         }
-        ScriptCall call = new ClaimScript.Call(queue, worker, queue, 0, null, 60_000, 10_000, 60_000, 60_000, sent).script(keys);
-        return ClaimScript.Reply.read(redis.script(call.script(), call.keys(), call.args())).recorded().stream()
+        ScriptCall call = new ClaimScript.Call(partition, worker, 0, null, 60_000, 10_000, 60_000, 60_000, sent).script(keys);
+        return ClaimScript.Reply.read(redis.script(call)).recorded().stream()
                 .map(recorded -> recorded ? 1L : 0L).toList();
     }
 
@@ -90,23 +91,23 @@ class CompleteOwnershipTest {
     void completeWithAStaleTokenOnlyRemovesItsOwnCopy(String outcome) {
         // the old execution's lock expired; a newer one claimed the task and owns it now
         Running task = claimedBy(OWNER, OWNER_TOKEN);
-        redis.lpush(keys.processing(task.queue(), LOSER), task.envelope());
+        redis.lpush(keys.processing(task.partition(), LOSER), task.envelope());
         String next = outcome.equals("retrying") ? task.envelope().replace("\"attempt\":0", "\"attempt\":1") : "{}";
 
         assertEquals(0, complete(task, LOSER, LOSER_TOKEN, outcome, "late outcome", next));
 
-        String taskKey = keys.task(task.queue(), task.id());
+        String taskKey = keys.task(task.partition(), task.id());
         assertEquals("running", redis.hget(taskKey, "status"), "the owner's status stands");
         assertEquals(OWNER_TOKEN, redis.hget(taskKey, "token"));
         assertEquals("0", redis.hget(taskKey, "attempt"));
         assertNull(redis.hget(taskKey, "lastError"));
-        assertEquals(OWNER_TOKEN, redis.get(keys.lock(task.queue(), task.id())), "the owner's lock stands");
-        assertFalse(redis.exists(keys.done(task.queue(), task.id())), "no done marker");
-        assertFalse(redis.exists(keys.delayed(task.queue())), "no retry scheduled");
-        assertFalse(redis.exists(keys.dead(task.queue())), "nothing dead-lettered");
-        assertEquals(0, redis.llen(keys.processing(task.queue(), LOSER)), "the stale copy left its processing list");
-        assertEquals(1, redis.llen(keys.processing(task.queue(), OWNER)), "the owner's copy is untouched");
-        assertEquals("1", redis.hget(keys.stats(task.queue()), "lost_locks"));
+        assertEquals(OWNER_TOKEN, redis.get(keys.lock(task.partition(), task.id())), "the owner's lock stands");
+        assertFalse(redis.exists(keys.done(task.partition(), task.id())), "no done marker");
+        assertFalse(redis.exists(keys.delayed(task.partition())), "no retry scheduled");
+        assertFalse(redis.exists(keys.dead(task.partition())), "nothing dead-lettered");
+        assertEquals(0, redis.llen(keys.processing(task.partition(), LOSER)), "the stale copy left its processing list");
+        assertEquals(1, redis.llen(keys.processing(task.partition(), OWNER)), "the owner's copy is untouched");
+        assertEquals("1", redis.hget(keys.stats(task.partition()), "lost_locks"));
     }
 
     @Test
@@ -115,15 +116,15 @@ class CompleteOwnershipTest {
 
         assertEquals(1, complete(task, OWNER, OWNER_TOKEN, "succeeded", "{\"ok\":true}", ""));
 
-        String taskKey = keys.task(task.queue(), task.id());
+        String taskKey = keys.task(task.partition(), task.id());
         assertEquals("succeeded", redis.hget(taskKey, "status"));
         assertEquals("{\"ok\":true}", redis.hget(taskKey, "result"));
         assertNull(redis.hget(taskKey, "token"));
-        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(task.queue(), task.id()))));
-        assertTrue(redis.pttl(keys.done(task.queue(), task.id())) > 0, "the done marker lasts the dedup window only");
-        assertFalse(redis.exists(keys.lock(task.queue(), task.id())), "the lock is released");
-        assertEquals(0, redis.llen(keys.processing(task.queue(), OWNER)));
-        assertEquals("1", redis.hget(keys.stats(task.queue()), "succeeded"));
+        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(task.partition(), task.id()))));
+        assertTrue(redis.pttl(keys.done(task.partition(), task.id())) > 0, "the done marker lasts the dedup window only");
+        assertFalse(redis.exists(keys.lock(task.partition(), task.id())), "the lock is released");
+        assertEquals(0, redis.llen(keys.processing(task.partition(), OWNER)));
+        assertEquals("1", redis.hget(keys.stats(task.partition()), "succeeded"));
     }
 
     @Test
@@ -133,18 +134,18 @@ class CompleteOwnershipTest {
 
         assertEquals(1, complete(task, OWNER, OWNER_TOKEN, "retrying", "boom", next));
 
-        String taskKey = keys.task(task.queue(), task.id());
+        String taskKey = keys.task(task.partition(), task.id());
         assertEquals("retrying", redis.hget(taskKey, "status"));
         assertEquals("1", redis.hget(taskKey, "attempt"), "older copies are stale from now on");
         assertEquals("boom", redis.hget(taskKey, "lastError"));
-        assertEquals((long) redis.zscore(keys.delayed(task.queue()), next),
+        assertEquals((long) redis.zscore(keys.delayed(task.partition()), next),
                 Long.parseLong(redis.hget(taskKey, "nextAttemptAt")), "the hash tells when the retry is due");
-        assertFalse(redis.exists(keys.lock(task.queue(), task.id())), "the lock is released for the retry");
-        assertFalse(redis.exists(keys.done(task.queue(), task.id())), "a retrying task is not done");
-        assertEquals(0, redis.llen(keys.processing(task.queue(), OWNER)));
-        assertEquals(1, redis.script(LuaScript.PROMOTE, List.of(keys.delayed(task.queue()), keys.pending(task.queue())),
-                List.of("10")).toLong(), "the next attempt waits in delayed until it is due");
-        assertEquals(List.of(next), redis.lrange(keys.pending(task.queue())));
+        assertFalse(redis.exists(keys.lock(task.partition(), task.id())), "the lock is released for the retry");
+        assertFalse(redis.exists(keys.done(task.partition(), task.id())), "a retrying task is not done");
+        assertEquals(0, redis.llen(keys.processing(task.partition(), OWNER)));
+        assertEquals(1, redis.script(new PromoteScript.Call(task.partition(), 10).script(keys)).toLong(),
+                "the next attempt waits in delayed until it is due");
+        assertEquals(List.of(next), redis.lrange(keys.pending(task.partition())));
     }
 
     @Test
@@ -154,12 +155,12 @@ class CompleteOwnershipTest {
 
         assertEquals(1, complete(task, OWNER, OWNER_TOKEN, "failed", "refused", record));
 
-        String taskKey = keys.task(task.queue(), task.id());
+        String taskKey = keys.task(task.partition(), task.id());
         assertEquals("failed", redis.hget(taskKey, "status"));
         assertEquals("refused", redis.hget(taskKey, "lastError"));
-        assertEquals("failed", DoneMarker.outcome(redis.get(keys.done(task.queue(), task.id()))));
-        assertEquals(List.of(record), redis.lrange(keys.dead(task.queue())));
-        assertFalse(redis.exists(keys.lock(task.queue(), task.id())));
+        assertEquals("failed", DoneMarker.outcome(redis.get(keys.done(task.partition(), task.id()))));
+        assertEquals(List.of(record), redis.lrange(keys.dead(task.partition())));
+        assertFalse(redis.exists(keys.lock(task.partition(), task.id())));
     }
 
     @ParameterizedTest(name = "{0} sent again after a lost reply")
@@ -168,13 +169,13 @@ class CompleteOwnershipTest {
         Running task = claimedBy(OWNER, OWNER_TOKEN);
         String next = outcome.equals("retrying") ? task.envelope().replace("\"attempt\":0", "\"attempt\":1") : "{}";
         assertEquals(1, complete(task, OWNER, OWNER_TOKEN, outcome, "first", next));
-        String before = redis.hget(keys.task(task.queue(), task.id()), "status");
+        String before = redis.hget(keys.task(task.partition(), task.id()), "status");
 
         assertEquals(1, complete(task, OWNER, OWNER_TOKEN, outcome, "first", next), "the resend is not a lost lock");
 
-        assertEquals(before, redis.hget(keys.task(task.queue(), task.id()), "status"));
-        assertNull(redis.hget(keys.stats(task.queue()), "lost_locks"));
-        assertEquals("1", redis.hget(keys.stats(task.queue()), outcome.equals("retrying") ? "retried" : outcome),
+        assertEquals(before, redis.hget(keys.task(task.partition(), task.id()), "status"));
+        assertNull(redis.hget(keys.stats(task.partition()), "lost_locks"));
+        assertEquals("1", redis.hget(keys.stats(task.partition()), outcome.equals("retrying") ? "retried" : outcome),
                 "counted once");
     }
 
@@ -185,64 +186,64 @@ class CompleteOwnershipTest {
 
         assertEquals(0, complete(task, LOSER, LOSER_TOKEN, "succeeded", "", ""));
 
-        assertEquals(List.of(task.envelope()), redis.lrange(keys.processing(task.queue(), LOSER)),
+        assertEquals(List.of(task.envelope()), redis.lrange(keys.processing(task.partition(), LOSER)),
                 "the newer execution's copy stays");
-        assertEquals("running", redis.hget(keys.task(task.queue(), task.id()), "status"));
-        assertEquals(LOSER + ":9", redis.get(keys.lock(task.queue(), task.id())));
+        assertEquals("running", redis.hget(keys.task(task.partition(), task.id()), "status"));
+        assertEquals(LOSER + ":9", redis.get(keys.lock(task.partition(), task.id())));
     }
 
     @Test
     void oneCallRecordsAMixedGroupAndJudgesEachOutcomeOnItsOwn() {
-        String queue = uniqueId("complete");
-        Running ok = claimedBy(queue, OWNER, OWNER + ":1");
-        Running retry = claimedBy(queue, OWNER, OWNER + ":2");
-        Running dead = claimedBy(queue, OWNER, OWNER + ":3");
+        Partition partition = whole(uniqueId("complete"));
+        Running ok = claimedBy(partition, OWNER, OWNER + ":1");
+        Running retry = claimedBy(partition, OWNER, OWNER + ":2");
+        Running dead = claimedBy(partition, OWNER, OWNER + ":3");
         // this one was taken over by a newer execution on another worker; ours is a stale copy
-        Running lost = claimedBy(queue, "worker-newer", "worker-newer:7");
-        redis.lpush(keys.processing(queue, OWNER), lost.envelope());
+        Running lost = claimedBy(partition, "worker-newer", "worker-newer:7");
+        redis.lpush(keys.processing(partition, OWNER), lost.envelope());
         String next = retry.envelope().replace("\"attempt\":0", "\"attempt\":1");
         String record = "{\"id\":\"" + dead.id() + "\",\"error\":\"gone\"}";
 
-        List<Long> replies = complete(queue, OWNER, List.of(
+        List<Long> replies = complete(partition, OWNER, List.of(
                 new Outcome(ok, OWNER + ":1", "succeeded", "{\"n\":1}", ""),
                 new Outcome(retry, OWNER + ":2", "retrying", "boom", next),
                 new Outcome(lost, OWNER + ":4", "succeeded", "late", ""),
                 new Outcome(dead, OWNER + ":3", "dead", "gone", record)));
 
         assertEquals(List.of(1L, 1L, 0L, 1L), replies, "recorded, recorded, lost, recorded");
-        assertEquals("succeeded", redis.hget(keys.task(queue, ok.id()), "status"));
-        assertEquals("{\"n\":1}", redis.hget(keys.task(queue, ok.id()), "result"));
-        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(queue, ok.id()))));
-        assertEquals("retrying", redis.hget(keys.task(queue, retry.id()), "status"));
-        assertFalse(redis.exists(keys.done(queue, retry.id())), "a retrying task is not done");
-        assertEquals("dead", redis.hget(keys.task(queue, dead.id()), "status"));
-        assertEquals(List.of(record), redis.lrange(keys.dead(queue)));
-        assertEquals("running", redis.hget(keys.task(queue, lost.id()), "status"), "the newer owner's status stands");
-        assertEquals("worker-newer:7", redis.get(keys.lock(queue, lost.id())), "the newer owner's lock stands");
+        assertEquals("succeeded", redis.hget(keys.task(partition, ok.id()), "status"));
+        assertEquals("{\"n\":1}", redis.hget(keys.task(partition, ok.id()), "result"));
+        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(partition, ok.id()))));
+        assertEquals("retrying", redis.hget(keys.task(partition, retry.id()), "status"));
+        assertFalse(redis.exists(keys.done(partition, retry.id())), "a retrying task is not done");
+        assertEquals("dead", redis.hget(keys.task(partition, dead.id()), "status"));
+        assertEquals(List.of(record), redis.lrange(keys.dead(partition)));
+        assertEquals("running", redis.hget(keys.task(partition, lost.id()), "status"), "the newer owner's status stands");
+        assertEquals("worker-newer:7", redis.get(keys.lock(partition, lost.id())), "the newer owner's lock stands");
         for (Running task : List.of(ok, retry, dead)) {
-            assertFalse(redis.exists(keys.lock(queue, task.id())), "released: " + task.id());
+            assertFalse(redis.exists(keys.lock(partition, task.id())), "released: " + task.id());
         }
-        assertEquals(0, redis.llen(keys.processing(queue, OWNER)), "every copy of ours left the processing list");
-        assertEquals(1, redis.llen(keys.processing(queue, "worker-newer")), "the newer owner's copy is untouched");
-        String stats = keys.stats(queue);
+        assertEquals(0, redis.llen(keys.processing(partition, OWNER)), "every copy of ours left the processing list");
+        assertEquals(1, redis.llen(keys.processing(partition, "worker-newer")), "the newer owner's copy is untouched");
+        String stats = keys.stats(partition);
         assertEquals(List.of("1", "1", "1", "1"), List.of(redis.hget(stats, "succeeded"), redis.hget(stats, "retried"),
                 redis.hget(stats, "dead"), redis.hget(stats, "lost_locks")), "each outcome counted once");
     }
 
     @Test
     void aGroupSentAgainAfterALostReplyAnswersAsBeforeAndCountsNothingTwice() {
-        String queue = uniqueId("complete");
-        Running first = claimedBy(queue, OWNER, OWNER + ":1");
-        Running second = claimedBy(queue, OWNER, OWNER + ":2");
+        Partition partition = whole(uniqueId("complete"));
+        Running first = claimedBy(partition, OWNER, OWNER + ":1");
+        Running second = claimedBy(partition, OWNER, OWNER + ":2");
         List<Outcome> group = List.of(new Outcome(first, OWNER + ":1", "succeeded", "", ""),
                 new Outcome(second, OWNER + ":2", "failed", "no", "{}"));
-        assertEquals(List.of(1L, 1L), complete(queue, OWNER, group));
+        assertEquals(List.of(1L, 1L), complete(partition, OWNER, group));
 
-        assertEquals(List.of(1L, 1L), complete(queue, OWNER, group), "the resend is recognised, not a lost lock");
+        assertEquals(List.of(1L, 1L), complete(partition, OWNER, group), "the resend is recognised, not a lost lock");
 
-        assertEquals("1", redis.hget(keys.stats(queue), "succeeded"));
-        assertEquals("1", redis.hget(keys.stats(queue), "failed"));
-        assertNull(redis.hget(keys.stats(queue), "lost_locks"));
-        assertEquals(1, redis.llen(keys.dead(queue)), "dead-lettered once");
+        assertEquals("1", redis.hget(keys.stats(partition), "succeeded"));
+        assertEquals("1", redis.hget(keys.stats(partition), "failed"));
+        assertNull(redis.hget(keys.stats(partition), "lost_locks"));
+        assertEquals(1, redis.llen(keys.dead(partition)), "dead-lettered once");
     }
 }

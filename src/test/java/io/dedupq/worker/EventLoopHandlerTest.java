@@ -3,6 +3,7 @@ package io.dedupq.worker;
 import static io.dedupq.support.Api.awaitStatus;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -85,7 +86,7 @@ class EventLoopHandlerTest {
     void aLostLockIsReportedButTheEventLoopIsNotInterrupted() throws Exception {
         String id = uniqueId("loop-lost");
         CompletableFuture<Watchdog.Watch> watching = new CompletableFuture<>();
-        vertx.runOnContext(v -> watching.complete(watchdog.watch(LoopProbeHandler.TYPE, LoopProbeHandler.TYPE,
+        vertx.runOnContext(v -> watching.complete(watchdog.watch(whole(LoopProbeHandler.TYPE), LoopProbeHandler.TYPE,
                 new Claim(id, LoopProbeHandler.TYPE, "{}", "gone-worker:1", 1))));
         Watchdog.Watch watch = watching.get(5, TimeUnit.SECONDS);
         // no lock carries this token: the first extension finds it lost

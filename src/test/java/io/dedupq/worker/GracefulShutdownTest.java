@@ -3,6 +3,7 @@ package io.dedupq.worker;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -102,14 +103,14 @@ class GracefulShutdownTest {
 
             assertTrue(tookMillis < GRACE.toMillis() + 5_000, "shutdown must end soon after the grace, took " + tookMillis + " ms");
             assertTrue(handler.running(id), "the handler really outlived the grace");
-            assertTrue(redis.lrange(keys.pending(queue)).stream().anyMatch(envelope -> envelope.contains("\"" + id + "\"")),
+            assertTrue(redis.lrange(keys.pending(whole(queue))).stream().anyMatch(envelope -> envelope.contains("\"" + id + "\"")),
                     "graceful shutdown must put the copy of a handler that outlived the grace back on pending; pending: "
-                            + redis.lrange(keys.pending(queue)) + ", processing list: "
-                            + redis.lrange(keys.processing(queue, worker.id())));
-            assertEquals(0, redis.llen(keys.processing(queue, worker.id())), "nothing is left in the processing list");
-            assertFalse(redis.exists(keys.lock(queue, id)), "its lock is freed, so another worker runs it at once");
-            assertEquals("queued", redis.hget(keys.task(queue, id), "status"));
-            assertNull(redis.hget(keys.task(queue, id), "token"), "no execution owns it now");
+                            + redis.lrange(keys.pending(whole(queue))) + ", processing list: "
+                            + redis.lrange(keys.processing(whole(queue), worker.id())));
+            assertEquals(0, redis.llen(keys.processing(whole(queue), worker.id())), "nothing is left in the processing list");
+            assertFalse(redis.exists(keys.lock(whole(queue), id)), "its lock is freed, so another worker runs it at once");
+            assertEquals("queued", redis.hget(keys.task(whole(queue), id), "status"));
+            assertNull(redis.hget(keys.task(whole(queue), id), "token"), "no execution owns it now");
             long requeued = lines.stream().map(STOPPED::matcher).filter(Matcher::find)
                     .mapToLong(m -> Long.parseLong(m.group(1))).sum();
             assertTrue(requeued >= 1, "the stop is logged with the copies put back (at least this one): " + lines);

@@ -7,6 +7,7 @@ import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -76,11 +77,11 @@ class LockWatchdogTest {
         submit(task(id, queue, Map.of("failures", 0, "sleepMillis", 3 * LOCK_TTL.toMillis()))).then().statusCode(202);
         await().alias("the long handler started").atMost(Duration.ofSeconds(10))
                 .until(() -> flaky.executions(id).size() == 1);
-        String token = redis.hget(keys.task(queue, id), "token");
+        String token = redis.hget(keys.task(whole(queue), id), "token");
 
         Thread.sleep(2 * LOCK_TTL.toMillis());
-        assertEquals(token, redis.get(keys.lock(queue, id)), "two TTLs later the lock is still the running execution's");
-        redis.lpush(keys.pending(queue), Envelopes.flaky(id, queue, 0));
+        assertEquals(token, redis.get(keys.lock(whole(queue), id)), "two TTLs later the lock is still the running execution's");
+        redis.lpush(keys.pending(whole(queue)), Envelopes.flaky(id, queue, 0));
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, stat(queue, "skippedLocked") - lockedBefore,
                 "a duplicate arriving while the watchdog keeps the lock alive is dropped as locked"));
@@ -88,7 +89,7 @@ class LockWatchdogTest {
         assertEquals(1, done.getInt("attempts"));
         assertEquals(1, flaky.executions(id).size(), "the duplicate did not run");
         assertFalse(flaky.executions(id).get(0).lockLost());
-        assertFalse(redis.exists(keys.lock(queue, id)), "the lock is released after success");
+        assertFalse(redis.exists(keys.lock(whole(queue), id)), "the lock is released after success");
     }
 
     @Test
@@ -103,10 +104,10 @@ class LockWatchdogTest {
         assertFalse(ctx.lockLost());
 
         // a newer execution takes the task over (as after a pause past the TTL) and debits first
-        long newerFence = redis.incr(keys.fence(queue));
+        long newerFence = redis.incr(keys.fence(whole(queue)));
         String newerToken = "other-worker:" + newerFence;
-        redis.set(keys.lock(queue, id), newerToken, 60_000);
-        redis.hset(keys.task(queue, id), "token", newerToken, "worker", "other-worker");
+        redis.set(keys.lock(whole(queue), id), newerToken, 60_000);
+        redis.hset(keys.task(whole(queue), id), "token", newerToken, "worker", "other-worker");
         assertEquals(Ledger.Debit.DEBITED, ledger.debit(accountId, id, new BigDecimal("30"), "EUR", newerFence));
 
         await().alias("lost lock: the watchdog must see the foreign token at its next extension (every TTL/3 = 1 s) and "
@@ -120,13 +121,13 @@ class LockWatchdogTest {
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, stat(queue, "lostLocks") - lostBefore,
                 "lost lock: claim.lua must refuse the outcome of the execution whose task a newer one owns, counted in lostLocks"));
-        String taskKey = keys.task(queue, id);
+        String taskKey = keys.task(whole(queue), id);
         assertEquals("running", redis.hget(taskKey, "status"), "the newer owner's status stands");
         assertEquals(newerToken, redis.hget(taskKey, "token"));
         assertEquals(null, redis.hget(taskKey, "lastError"));
-        assertFalse(redis.exists(keys.done(queue, id)), "no done marker");
-        assertEquals(newerToken, redis.get(keys.lock(queue, id)), "the newer owner's lock stands");
-        assertEquals(0, redis.llen(keys.processing(queue, worker.id())), "the old copy left the processing list");
+        assertFalse(redis.exists(keys.done(whole(queue), id)), "no done marker");
+        assertEquals(newerToken, redis.get(keys.lock(whole(queue), id)), "the newer owner's lock stands");
+        assertEquals(0, redis.llen(keys.processing(whole(queue), worker.id())), "the old copy left the processing list");
         JsonPath account = account(accountId);
         assertEquals(new BigDecimal("70.00"), account.get("balance"));
         assertEquals(1, account.getList("ledger").size());
@@ -138,14 +139,14 @@ class LockWatchdogTest {
         String queue = LockLossProbe.TYPE;
         String id = uniqueId("watched");
         String token = "test-worker:1";
-        String lockKey = keys.lock(queue, id);
+        String lockKey = keys.lock(whole(queue), id);
         // a key of the wrong type: every extension fails with a Redis error (WRONGTYPE)
         redis.hset(lockKey, "not", "a string");
         AtomicReference<Watchdog.Watch> watch = new AtomicReference<>();
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch watching = new CountDownLatch(1);
         Thread handler = new Thread(() -> {
-            try (Watchdog.Watch w = watchdog.watch(queue, LockLossProbe.TYPE, new Claim(id, LockLossProbe.TYPE, "{}", token, 1))) {
+            try (Watchdog.Watch w = watchdog.watch(whole(queue), LockLossProbe.TYPE, new Claim(id, LockLossProbe.TYPE, "{}", token, 1))) {
                 watch.set(w);
                 watching.countDown();
                 Thread.sleep(60_000);

@@ -2,6 +2,7 @@ package io.dedupq.worker;
 
 import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.AppJvm.sleep;
+import static io.dedupq.support.Partitions.whole;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -50,7 +51,7 @@ class RefillTest {
         String prefix = uniqueId("refill");
         List<String> ids = new ArrayList<>();
         for (int round = 0; round < 3; round++) {
-            Request push = Request.cmd(Command.LPUSH).arg(keys.pending(QUEUE));
+            Request push = Request.cmd(Command.LPUSH).arg(keys.pending(whole(QUEUE)));
             for (int i = 0; i < TASKS / 3; i++) {
                 String id = prefix + "-" + round + "-" + i;
                 ids.add(id);
@@ -73,13 +74,13 @@ class RefillTest {
     }
 
     private String status(String id) {
-        Response status = redis.send(Request.cmd(Command.HGET).arg(keys.task(QUEUE, id)).arg("status"));
+        Response status = redis.send(Request.cmd(Command.HGET).arg(keys.task(whole(QUEUE), id)).arg("status"));
         return status == null ? null : status.toString();
     }
 
     private long copiesInProcessing() {
         long copies = 0;
-        Response lists = redis.send(Request.cmd(Command.KEYS).arg(keys.processing(QUEUE, "*")));
+        Response lists = redis.send(Request.cmd(Command.KEYS).arg(keys.processing(whole(QUEUE), "*")));
         for (Response list : lists) {
             copies += redis.send(Request.cmd(Command.LLEN).arg(list.toString())).toLong();
         }

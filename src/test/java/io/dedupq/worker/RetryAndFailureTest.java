@@ -5,6 +5,7 @@ import static io.dedupq.support.Api.flaky;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -104,7 +105,7 @@ class RetryAndFailureTest {
         Skips before = Skips.of(queue);
 
         // the first attempt's envelope comes back (a producer redelivers it) while attempt 1 waits in delayed
-        redis.lpush(keys.pending(queue), Envelopes.flaky(id, queue, 1));
+        redis.lpush(keys.pending(whole(queue)), Envelopes.flaky(id, queue, 1));
 
         before.awaitDropped(0, 0, 1);
         assertEquals(1, handler.executions(id).size(), "the old copy did not run");
@@ -122,7 +123,7 @@ class RetryAndFailureTest {
     }
 
     private Optional<JsonPath> deadLetter(String id) {
-        return redis.lrange(keys.dead(QUEUE)).stream().map(JsonPath::from)
+        return redis.lrange(keys.dead(whole(QUEUE))).stream().map(JsonPath::from)
                 .filter(record -> id.equals(record.getString("id"))).findFirst();
     }
 }

@@ -6,6 +6,7 @@ import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -53,7 +54,7 @@ class SelfHealingKeysTest {
     @AfterEach
     void noLockWithoutTtl() {
         for (String queue : new String[] {FLAKY, SlowRetryHandler.TYPE, LongRunningHandler.TYPE}) {
-            for (String lock : redis.keys(keys.lock(queue, "*"))) {
+            for (String lock : redis.keys(keys.lock(whole(queue), "*"))) {
                 assertTrue(redis.pttl(lock) != -1, lock + " has no TTL");
             }
         }
@@ -65,7 +66,7 @@ class SelfHealingKeysTest {
         submit(task(id, FLAKY, flaky(0))).then().statusCode(202);
         awaitStatus(id, "succeeded");
 
-        assertFalse(redis.exists(keys.lock(FLAKY, id)));
+        assertFalse(redis.exists(keys.lock(whole(FLAKY), id)));
         assertExpiresWithTheWindow(FLAKY, id);
         submit(task(id, FLAKY, flaky(0))).then().statusCode(200).body("duplicate", equalTo(true));
         assertDuplicateCopyIsDroppedAsDone(FLAKY, id);
@@ -79,10 +80,10 @@ class SelfHealingKeysTest {
         submit(task(id, queue, flaky(1))).then().statusCode(202);
         awaitStatus(id, "retrying");
 
-        assertFalse(redis.exists(keys.lock(queue, id)), "the lock was released for the retry");
+        assertFalse(redis.exists(keys.lock(whole(queue), id)), "the lock was released for the retry");
         submit(task(id, queue, flaky(1))).then().statusCode(200).body("status", equalTo("retrying"));
         awaitStatus(id, "succeeded");
-        assertFalse(redis.exists(keys.lock(queue, id)));
+        assertFalse(redis.exists(keys.lock(whole(queue), id)));
         assertExpiresWithTheWindow(queue, id);
     }
 
@@ -92,7 +93,7 @@ class SelfHealingKeysTest {
         submit(task(id, FLAKY, flaky(5))).then().statusCode(202);
         awaitStatus(id, "dead");
 
-        assertFalse(redis.exists(keys.lock(FLAKY, id)));
+        assertFalse(redis.exists(keys.lock(whole(FLAKY), id)));
         assertExpiresWithTheWindow(FLAKY, id);
         assertDuplicateCopyIsDroppedAsDone(FLAKY, id);
     }
@@ -104,11 +105,11 @@ class SelfHealingKeysTest {
         submit(task(id, queue, flaky(1))).then().statusCode(202);
         awaitStatus(id, "retrying");
 
-        redis.del(keys.task(queue, id));
+        redis.del(keys.task(whole(queue), id));
 
         awaitStatus(id, "succeeded");
         assertEquals(2, handler.executions(id).size());
-        assertFalse(redis.exists(keys.lock(queue, id)));
+        assertFalse(redis.exists(keys.lock(whole(queue), id)));
         assertExpiresWithTheWindow(queue, id);
     }
 
@@ -120,27 +121,27 @@ class SelfHealingKeysTest {
         submit(task(id, queue, Map.of("failures", 0, "sleepMillis", 1000))).then().statusCode(202);
         await().alias("the handler started").atMost(Duration.ofSeconds(10)).until(() -> handler.executions(id).size() == 1);
 
-        redis.del(keys.task(queue, id));
+        redis.del(keys.task(whole(queue), id));
 
         // nobody owns the task any more: the outcome is refused, the lock freed, nothing is marked done
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, stat(queue, "lostLocks") - lostBefore,
                 "an execution whose task hash vanished owns nothing: its outcome must be refused, counted in lostLocks"));
-        assertFalse(redis.exists(keys.lock(queue, id)));
-        assertFalse(redis.exists(keys.done(queue, id)));
+        assertFalse(redis.exists(keys.lock(whole(queue), id)));
+        assertFalse(redis.exists(keys.done(whole(queue), id)));
         submit(task(id, queue, Map.of("failures", 0))).then().statusCode(202);
         awaitStatus(id, "succeeded");
         assertEquals(2, handler.executions(id).size());
     }
 
     private void assertExpiresWithTheWindow(String queue, String id) {
-        assertTrue(redis.pttl(keys.done(queue, id)) > 0, "the done marker expires");
-        assertTrue(redis.pttl(keys.task(queue, id)) > 0, "the task hash expires");
+        assertTrue(redis.pttl(keys.done(whole(queue), id)) > 0, "the done marker expires");
+        assertTrue(redis.pttl(keys.task(whole(queue), id)) > 0, "the task hash expires");
     }
 
     private void assertDuplicateCopyIsDroppedAsDone(String queue, String id) {
         int runs = handler.executions(id).size();
         Skips before = Skips.of(queue);
-        redis.lpush(keys.pending(queue), Envelopes.flaky(id, queue, 0));
+        redis.lpush(keys.pending(whole(queue)), Envelopes.flaky(id, queue, 0));
         before.awaitDropped(1, 0, 0);
         assertEquals(runs, handler.executions(id).size(), "the duplicate copy did not run");
     }

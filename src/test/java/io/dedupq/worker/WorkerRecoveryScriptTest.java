@@ -2,9 +2,9 @@ package io.dedupq.worker;
 
 import static io.dedupq.support.Api.awaitStatus;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
@@ -13,7 +13,6 @@ import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,26 +41,24 @@ class WorkerRecoveryScriptTest {
         String leaver = uniqueId("leaver");
         String id = uniqueId("late");
         // the worker left at shutdown: requeue.lua "all" leaves an expired heartbeat behind
-        redis.script(LuaScript.REQUEUE,
-                List.of(keys.processing(FLAKY, leaver), keys.pending(FLAKY), keys.workers(FLAKY)),
-                List.of(keys.base(FLAKY), leaver, "all", "60000", "0"));
+        redis.script(RequeueScript.Call.all(whole(FLAKY), leaver, 60_000).script(keys));
         // a BLMOVE still under way moved one more copy in
-        redis.lpush(keys.processing(FLAKY, leaver), Envelopes.flaky(id, 0));
+        redis.lpush(keys.processing(whole(FLAKY), leaver), Envelopes.flaky(id, 0));
 
         awaitStatus(id, "succeeded");
         assertEquals(1, handler.executions(id).size());
-        assertEquals(0, redis.llen(keys.processing(FLAKY, leaver)));
+        assertEquals(0, redis.llen(keys.processing(whole(FLAKY), leaver)));
     }
 
     @Test
     void aProducersFractionalTimestampFailsTheTaskButNeverTheStatusReads() {
         String id = uniqueId("float-ts");
-        redis.lpush(keys.pending(FLAKY), "{\"id\":\"" + id + "\",\"type\":\"flaky\",\"payload\":{\"failures\":0},"
+        redis.lpush(keys.pending(whole(FLAKY)), "{\"id\":\"" + id + "\",\"type\":\"flaky\",\"payload\":{\"failures\":0},"
                 + "\"attempt\":0,\"enqueuedAt\":1e17}");
 
         long enqueuedAt = awaitStatus(id, "failed").getLong("enqueuedAt");
 
-        assertEquals(String.valueOf(enqueuedAt), redis.hget(keys.task(FLAKY, id), "enqueuedAt"),
+        assertEquals(String.valueOf(enqueuedAt), redis.hget(keys.task(whole(FLAKY), id), "enqueuedAt"),
                 "stored as a whole number that reads back");
         assertEquals(0, handler.executions(id).size());
     }

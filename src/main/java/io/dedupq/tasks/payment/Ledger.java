@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqJson;
 import io.dedupq.queue.KeyedCommand;
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisGuard;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.tasks.CreateScript;
 import io.dedupq.tasks.Examples;
 import io.dedupq.tasks.MoneyAmount;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -21,6 +21,7 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Accounts and their ledger: the auditable resource that payments write to (debit.lua). */
@@ -54,24 +55,13 @@ public class Ledger {
     /** False when an account with this id exists already (it is left as it is). */
     @ApplyGuard(RedisGuard.NAME)
     public boolean open(String id, String currency, BigDecimal balance) {
-        return redis.script(LuaScript.CREATE, List.of(keys.account(id)),
-                List.of("currency", currency, "balance", Long.toString(MoneyAmount.toMinorUnits(balance)))).toInteger() == 1;
+        return CreateScript.created(redis.script(new CreateScript.Call(keys.account(id),
+                Map.of("currency", currency, "balance", Long.toString(MoneyAmount.toMinorUnits(balance)))).script()));
     }
 
     public Debit debit(String accountId, String taskId, BigDecimal amount, String currency, long fencingToken) {
-        int code = redis.script(LuaScript.DEBIT,
-                List.of(keys.account(accountId), keys.accountLedger(accountId), keys.accountApplied(accountId)),
-                List.of(taskId, Long.toString(MoneyAmount.toMinorUnits(amount)), currency, Long.toString(fencingToken),
-                        Long.toString(clock.millis()))).toInteger();
-        return switch (code) {
-            case 1 -> Debit.DEBITED;
-            case 2 -> Debit.ALREADY_DEBITED;
-            case -1 -> Debit.STALE;
-            case -2 -> Debit.NO_ACCOUNT;
-            case -3 -> Debit.CURRENCY_MISMATCH;
-            case -4 -> Debit.INSUFFICIENT_FUNDS;
-            default -> throw new IllegalStateException("debit.lua answered " + code);
-        };
+        return DebitScript.read(redis.script(new DebitScript.Call(accountId, taskId, MoneyAmount.toMinorUnits(amount),
+                currency, fencingToken, clock.millis()).script(keys)));
     }
 
     /** The account with its newest {@code limit} ledger entries, newest first. */

@@ -5,10 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqJson;
 import io.dedupq.queue.KeyedCommand;
-import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisGuard;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.tasks.CreateScript;
 import io.dedupq.tasks.Examples;
 import io.dedupq.tasks.MoneyAmount;
 import io.quarkus.arc.properties.IfBuildProperty;
@@ -21,6 +21,7 @@ import java.math.BigDecimal;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Voucher campaigns: stock, and every code handed out with the task that issued it (issue.lua). */
@@ -60,33 +61,29 @@ public class Campaigns {
     /** False when a campaign with this id exists already (it is left as it is). */
     @ApplyGuard(RedisGuard.NAME)
     public boolean open(String id, long stock, BigDecimal value, String currency) {
-        return redis.script(LuaScript.CREATE, List.of(keys.campaign(id)), List.of("stock", Long.toString(stock),
-                "value", Long.toString(MoneyAmount.toMinorUnits(value)), "currency", currency)).toInteger() == 1;
+        Map<String, String> fields = Map.of("stock", Long.toString(stock),
+                "value", Long.toString(MoneyAmount.toMinorUnits(value)), "currency", currency);
+        return CreateScript.created(redis.script(new CreateScript.Call(keys.campaign(id), fields).script()));
     }
 
     /** Issues one code to the task, or tells why not; a random code that is taken is drawn again. */
     public Issue issue(String campaignId, String taskId, String customerId, long fencingToken) {
-        List<String> keyList = List.of(keys.campaign(campaignId), keys.campaignVouchers(campaignId),
-                keys.campaignIssued(campaignId), keys.campaignCodes(campaignId));
         for (int i = 0; i < CODE_TRIES; i++) {
-            Response reply = redis.script(LuaScript.ISSUE, keyList,
-                    List.of(taskId, customerId, newCode(), Long.toString(fencingToken)));
-            int code = reply.get(0).toInteger();
-            switch (code) {
-                case 1:
-                    return new Issue(Outcome.ISSUED, reply.get(1).toString());
-                case 2:
+            IssueScript.Reply reply = IssueScript.Reply.read(redis.script(
+                    new IssueScript.Call(campaignId, taskId, customerId, newCode(), fencingToken).script(keys)));
+            switch (reply.answer()) {
+                case ISSUED:
+                    return new Issue(Outcome.ISSUED, reply.code());
+                case ALREADY_ISSUED:
                     return new Issue(Outcome.ALREADY_ISSUED, null);
-                case -1:
+                case STALE:
                     return new Issue(Outcome.STALE, null);
-                case -2:
+                case NO_CAMPAIGN:
                     return new Issue(Outcome.NO_CAMPAIGN, null);
-                case -5:
+                case OUT_OF_STOCK:
                     return new Issue(Outcome.OUT_OF_STOCK, null);
-                case -6:
+                case CODE_TAKEN:
                     continue;
-                default:
-                    throw new IllegalStateException("issue.lua answered " + code);
             }
         }
         throw new IllegalStateException("no free voucher code after " + CODE_TRIES + " draws");

@@ -1,5 +1,7 @@
 package io.dedupq.bench.app;
 
+import io.dedupq.queue.Partition;
+import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisKeys;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
@@ -13,9 +15,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
- * The ids the no-op handler ran, one entry per execution, in {@code {<prefix>:<queue>}:bench-runs}:
- * the list the benchmark counts to prove one execution per task id. Ids go out in groups, one
- * RPUSH in flight per queue, so the evidence is not a Redis round trip of its own per task; the
+ * The ids the no-op handler ran, one entry per execution, in {@code {<prefix>:<partition>}:bench-runs}
+ * ({@code {<prefix>:<queue>}:bench-runs} for the benchmark's queue of one partition): the list the
+ * benchmark counts to prove one execution per task id. Ids go out in groups, one RPUSH in flight
+ * per partition, so the evidence is not a Redis round trip of its own per task; the
  * benchmark waits until the list has caught up.
  */
 @ApplicationScoped
@@ -26,18 +29,20 @@ public class RunRecords {
 
     private final Redis redis;
     private final RedisKeys keys;
-    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+    private final QueuePartitions partitions;
+    private final Map<Partition, Lane> lanes = new ConcurrentHashMap<>();
 
-    public RunRecords(Redis redis, RedisKeys keys) {
+    public RunRecords(Redis redis, RedisKeys keys, QueuePartitions partitions) {
         this.redis = redis;
         this.keys = keys;
+        this.partitions = partitions;
     }
 
     public void add(String queue, String id) {
-        lanes.computeIfAbsent(queue, q -> new Lane(keys.base(q) + "bench-runs")).add(id);
+        lanes.computeIfAbsent(partitions.forTask(queue, id), p -> new Lane(keys.base(p) + "bench-runs")).add(id);
     }
 
-    /** The ids of one queue waiting to be recorded, and whether a group of them is on its way. */
+    /** The ids of one partition waiting to be recorded, and whether a group of them is on its way. */
     private final class Lane {
         private final String key;
         private final Queue<String> waiting = new ConcurrentLinkedQueue<>();

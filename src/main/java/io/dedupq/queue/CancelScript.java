@@ -1,0 +1,47 @@
+package io.dedupq.queue;
+
+import io.vertx.mutiny.redis.client.Response;
+import java.util.List;
+
+/**
+ * cancel.lua's arguments and reply, the only place that knows their positions: callers build a
+ * {@link Call} and {@link #read} the reply by name.
+ */
+public final class CancelScript {
+
+    private CancelScript() {
+    }
+
+    /**
+     * Cancels task {@code id} of {@code partition} if it is still waiting.
+     *
+     * @param nowMillis             written as the task's finishedAt
+     * @param dedupWindowMillis     how long the done marker stays
+     * @param resultRetentionMillis how long the task hash stays (at most the window)
+     */
+    public record Call(Partition partition, String id, long nowMillis, long dedupWindowMillis,
+            long resultRetentionMillis) {
+
+        public ScriptCall script(RedisKeys keys) {
+            return new ScriptCall(LuaScript.CANCEL,
+                    List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
+                            keys.delayed(partition), keys.stats(partition)),
+                    List.of(id, Long.toString(nowMillis), Long.toString(dedupWindowMillis),
+                            Long.toString(resultRetentionMillis)));
+        }
+    }
+
+    /** What the script found. */
+    public enum Answer {
+        CANCELLED,
+        /** No task hash: no such task, or its result retention has passed. */
+        NO_TASK,
+        /** Running, or already terminal: left as it is. */
+        NOT_WAITING
+    }
+
+    /** The reply; its status is "cancelled", the one that kept the task from being cancelled, or "" without a task. */
+    public static StatusReply<Answer> read(Response reply) {
+        return StatusReply.read(reply, Answer.CANCELLED, Answer.NO_TASK, Answer.NOT_WAITING);
+    }
+}
