@@ -62,7 +62,7 @@ public final class PartitionOwner {
     private static final Duration SWEEP_EVERY = Duration.ofMinutes(1);
     /** Most outcomes in one call: bounds the script's run time and the reply. */
     static final int MAX_GROUP = 256;
-    static final int MAX_IN_FLIGHT = 4;
+    static final int MAX_IN_FLIGHT = 2;
 
     private final Partition partition;
     private final DedupqConfig.QueueConfig settings;
