@@ -1,5 +1,5 @@
 --[[
-  enqueue: accept each task id once per queue.
+  enqueue: accept each task id once per queue. io.dedupq.queue.EnqueueScript is its codec.
 
   A task whose hash already exists is not pushed again: it is a duplicate when its payload
   digest matches the stored one, a conflict when it does not. Once a finished task's result
@@ -14,38 +14,53 @@
   ARGV[3] now (ms)
   ARGV[4 + 4k .. 7 + 4k]      id, type, payload digest, envelope JSON   (k = 0 .. n-1)
 
-  Returns a flat array, two entries per task:
-    code    1 = queued, 0 = duplicate, -1 = conflict
-    status  the task's current status ("queued" for new tasks)
+  Returns the tasks that were not queued, three entries each:
+    k       the task's position in the call (0 .. n-1)
+    code    0 = duplicate, -1 = conflict
+    status  the known task's current status
+  Every task not listed was queued. Most submissions are new ids, so the usual reply is empty.
 ]]
-local base = ARGV[1]
+local base, queue, now = ARGV[1], ARGV[2], ARGV[3]
 -- the outcome codes of done markers (claim.lua says why they are numbers); a marker written
 -- before them holds the outcome's name
 local OUTCOMES = { 'succeeded', 'failed', 'dead', 'cancelled' }
-local result = {}
-local accepted = 0
+local answers = {}
+local envelopes = {}
 for i = 4, #ARGV, 4 do
-  local id, ttype, digest, envelope = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  local id, ttype, digest = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local taskKey = base .. 'task:' .. id
-  local existing = redis.call('HMGET', taskKey, 'digest', 'type', 'status')
-  local mark = not existing[3] and redis.call('GET', base .. 'done:' .. id)
-  if existing[3] then
-    local same = (existing[1] == false or existing[1] == digest) and (existing[2] == false or existing[2] == ttype)
-    result[#result + 1] = same and 0 or -1
-    result[#result + 1] = existing[3]
-  elseif mark then
-    result[#result + 1] = 0
-    result[#result + 1] = OUTCOMES[tonumber(mark)] or mark
+  local doneKey = base .. 'done:' .. id
+  local known, answer = false, nil
+  -- one lookup answers the usual case, an id seen neither as a task nor as a done marker
+  if redis.call('EXISTS', taskKey, doneKey) > 0 then
+    local existing = redis.call('HMGET', taskKey, 'digest', 'type', 'status')
+    if existing[3] then
+      local same = (existing[1] == false or existing[1] == digest) and (existing[2] == false or existing[2] == ttype)
+      known, answer = existing[3], same and 0 or -1
+    else
+      local mark = redis.call('GET', doneKey)
+      if mark then
+        known, answer = OUTCOMES[tonumber(mark)] or mark, 0
+      end
+    end
+  end
+  if known then
+    answers[#answers + 1] = (i - 4) / 4
+    answers[#answers + 1] = answer
+    answers[#answers + 1] = known
   else
-    redis.call('HSET', taskKey, 'id', id, 'type', ttype, 'queue', ARGV[2], 'status', 'queued',
-      'digest', digest, 'attempt', 0, 'attempts', 0, 'enqueuedAt', ARGV[3])
-    redis.call('LPUSH', KEYS[1], envelope)
-    accepted = accepted + 1
-    result[#result + 1] = 1
-    result[#result + 1] = 'queued'
+    -- strings, not numbers: Lua would format a number through glibc's floating-point printing
+    redis.call('HSET', taskKey, 'id', id, 'type', ttype, 'queue', queue, 'status', 'queued',
+      'digest', digest, 'attempt', '0', 'attempts', '0', 'enqueuedAt', now)
+    envelopes[#envelopes + 1] = ARGV[i + 3]
   end
 end
-local duplicates = (#result / 2) - accepted
-if accepted > 0 then redis.call('HINCRBY', KEYS[2], 'enqueued', accepted) end
+-- one LPUSH for the call, in submission order (the first at the right end, where workers take);
+-- in slices, as unpack is bounded by Lua's C stack
+for first = 1, #envelopes, 1000 do
+  redis.call('LPUSH', KEYS[1], unpack(envelopes, first, math.min(first + 999, #envelopes)))
+end
+local duplicates = #answers / 3
+if #envelopes > 0 then redis.call('HINCRBY', KEYS[2], 'enqueued', #envelopes) end
 if duplicates > 0 then redis.call('HINCRBY', KEYS[2], 'rejected_duplicates', duplicates) end
-return result
+return answers

@@ -1,6 +1,7 @@
 package io.dedupq.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.dedupq.queue.EnqueueResult;
 import io.dedupq.queue.TaskCanceller;
 import io.dedupq.queue.TaskQueue;
@@ -19,6 +20,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -73,6 +75,7 @@ public class TaskResource {
     }
 
     @RegisterForReflection
+    @JsonSerialize(using = BatchResultJson.class)
     public record BatchResult(int accepted, int duplicates, int conflicts, List<BatchEntry> results) {
     }
 
@@ -122,12 +125,15 @@ public class TaskResource {
     }
 
     private static BatchResult batchResult(List<EnqueueResult> results) {
-        List<BatchEntry> entries = results.stream()
-                .map(r -> new BatchEntry(r.id(), r.queue(), r.status(), r.duplicate(), r.conflict(),
-                        r.conflict() ? 409 : r.duplicate() ? 200 : 202))
-                .toList();
-        int accepted = (int) entries.stream().filter(e -> e.code() == 202).count();
-        int conflicts = (int) entries.stream().filter(BatchEntry::conflict).count();
+        List<BatchEntry> entries = new ArrayList<>(results.size());
+        int accepted = 0;
+        int conflicts = 0;
+        for (EnqueueResult r : results) {
+            int code = r.conflict() ? 409 : r.duplicate() ? 200 : 202;
+            accepted += code == 202 ? 1 : 0;
+            conflicts += code == 409 ? 1 : 0;
+            entries.add(new BatchEntry(r.id(), r.queue(), r.status(), r.duplicate(), r.conflict(), code));
+        }
         return new BatchResult(accepted, entries.size() - accepted - conflicts, conflicts, entries);
     }
 

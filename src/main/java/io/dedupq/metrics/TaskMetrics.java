@@ -56,9 +56,9 @@ public class TaskMetrics {
         this.clock = clock;
     }
 
-    /** A task accepted by enqueue.lua (duplicates and conflicts are not counted). */
-    public void enqueued(String queue, String type) {
-        count("dedupq.tasks.enqueued", queue, type, 1);
+    /** Tasks accepted by enqueue.lua (duplicates and conflicts are not counted). */
+    public void enqueued(String queue, String type, long tasks) {
+        count("dedupq.tasks.enqueued", queue, type, tasks);
     }
 
     /** A copy claim.lua dropped without running it, for {@code reason} done, locked or stale. */

@@ -3,6 +3,7 @@ package io.dedupq.queue;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
@@ -20,6 +21,22 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
             @JsonProperty("payload") JsonNode payload, @JsonProperty("attempt") Integer attempt,
             @JsonProperty("enqueuedAt") Long enqueuedAt) {
         return new Envelope(id, type, payload, attempt == null ? 0 : attempt, enqueuedAt == null ? 0 : enqueuedAt);
+    }
+
+    /**
+     * The JSON of a first attempt whose payload is JSON text already, as the mapper writes this
+     * record: enqueue has the payload's text for its digest, and serialising it a second time
+     * inside the envelope cost as much again.
+     */
+    public static String firstAttemptJson(String id, String type, String payloadJson, long enqueuedAt) {
+        StringBuilder json = new StringBuilder(payloadJson.length() + id.length() + type.length() + 72);
+        JsonStringEncoder quote = JsonStringEncoder.getInstance();
+        json.append("{\"id\":\"");
+        quote.quoteAsString(id, json);
+        json.append("\",\"type\":\"");
+        quote.quoteAsString(type, json);
+        return json.append("\",\"payload\":").append(payloadJson).append(",\"attempt\":0,\"enqueuedAt\":").append(enqueuedAt)
+                .append('}').toString();
     }
 
     public Envelope nextAttempt() {

@@ -80,16 +80,14 @@ public class QueueStore {
             TaskQueue.Prepared task = tasks.get(i);
             byPartition.computeIfAbsent(partitions.forTask(task.queue(), task.id()), q -> new ArrayList<>()).add(i);
         }
-        String now = Long.toString(clock.millis());
-        List<ScriptCall> calls = new ArrayList<>();
+        long now = clock.millis();
+        List<ScriptCall> calls = new ArrayList<>(byPartition.size());
         for (Map.Entry<Partition, List<Integer>> group : byPartition.entrySet()) {
-            Partition partition = group.getKey();
-            List<String> args = new ArrayList<>(List.of(keys.base(partition), partition.queue(), now));
+            List<EnqueueScript.Task> members = new ArrayList<>(group.getValue().size());
             for (int index : group.getValue()) {
-                TaskQueue.Prepared task = tasks.get(index);
-                args.addAll(List.of(task.id(), task.type(), task.digest(), task.envelope()));
+                members.add(tasks.get(index).task());
             }
-            calls.add(new ScriptCall(LuaScript.ENQUEUE, List.of(keys.pending(partition), keys.stats(partition)), args));
+            calls.add(new EnqueueScript.Call(group.getKey(), now, members).script(keys));
         }
         DedupqConfig.Durability durability = config.durability();
         Uni<List<Response>> replies = durability.replicas() == 0 ? redis.scriptsAsync(calls)
@@ -101,13 +99,13 @@ public class QueueStore {
             List<Response> replies) {
         EnqueueResult[] results = new EnqueueResult[tasks.size()];
         int call = 0;
-        for (Map.Entry<Partition, List<Integer>> group : byPartition.entrySet()) {
-            Response reply = replies.get(call++);
-            for (int k = 0; k < group.getValue().size(); k++) {
-                int index = group.getValue().get(k);
-                int code = reply.get(2 * k).toInteger();
-                results[index] = new EnqueueResult(tasks.get(index).id(), tasks.get(index).queue(),
-                        reply.get(2 * k + 1).toString(), code == 0, code < 0);
+        for (List<Integer> members : byPartition.values()) {
+            List<EnqueueScript.Answer> answers = EnqueueScript.Reply.read(replies.get(call++), members.size()).answers();
+            for (int k = 0; k < members.size(); k++) {
+                TaskQueue.Prepared task = tasks.get(members.get(k));
+                EnqueueScript.Answer answer = answers.get(k);
+                results[members.get(k)] = new EnqueueResult(task.id(), task.queue(), answer.status(),
+                        answer.verdict() == EnqueueScript.Verdict.DUPLICATE, answer.verdict() == EnqueueScript.Verdict.CONFLICT);
             }
         }
         return List.of(results);

@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 
 /**
  * The app's Redis client behind the {@link RedisGateway}: blocking calls for callers on worker
@@ -35,7 +34,7 @@ public class RedisCalls {
     }
 
     public Response send(Request request, Duration timeout) {
-        return await(() -> gateway.send(request.getDelegate(), timeout).map(RedisCalls::wrap), timeout);
+        return await(() -> gateway.send(request.getDelegate(), timeout).map(Response::newInstance), timeout);
     }
 
     /** The Redis server's time (ms): the clock every liveness and due-time decision is made by, never a pod's. */
@@ -50,7 +49,7 @@ public class RedisCalls {
     }
 
     public Response script(ScriptCall call) {
-        return await(() -> gateway.script(call).map(RedisCalls::wrap), RedisGateway.REPLY_TIMEOUT);
+        return await(() -> gateway.script(call).map(Response::newInstance), RedisGateway.REPLY_TIMEOUT);
     }
 
     /**
@@ -58,7 +57,7 @@ public class RedisCalls {
      * slot are sent again as EVAL: only for calls that are safe to run again as a group.
      */
     public List<Response> scripts(List<ScriptCall> calls) {
-        return await(() -> scripts(calls, List.of(), replies -> replies), RedisGateway.REPLY_TIMEOUT);
+        return await(() -> gateway.scripts(calls).map(RedisCalls::wrap), RedisGateway.REPLY_TIMEOUT);
     }
 
     /**
@@ -67,38 +66,22 @@ public class RedisCalls {
      * subscription (the caller's guard may retry).
      */
     public Uni<List<Response>> scriptsAsync(List<ScriptCall> calls) {
-        return Uni.createFrom().deferred(() -> UniHelper.toUni(scripts(calls, List.of(), replies -> replies)));
+        return Uni.createFrom().deferred(() -> UniHelper.toUni(gateway.scripts(calls).map(RedisCalls::wrap)));
     }
 
     /**
-     * {@link #scriptsAsync}, each slot's pipeline followed by {@code WAIT replicas timeout} on the
-     * same connection (WAIT counts the replicas that acknowledged that connection's writes, and
-     * is sent to the node of the keys), so that a reply means "on the master and on
-     * {@code replicas} replicas". Fails with {@link NotReplicatedException} when a WAIT counted
-     * fewer: the scripts ran on the master and a failover may still lose them.
+     * {@link #scriptsAsync}, each slot's pipeline followed by WAIT for {@code replicas} replicas
+     * (see {@link RedisGateway#scriptsReplicated}): fails with {@link NotReplicatedException}
+     * when fewer acknowledged.
      */
     public Uni<List<Response>> scriptsReplicatedAsync(List<ScriptCall> calls, int replicas, Duration timeout) {
-        io.vertx.redis.client.Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis()).getDelegate();
-        return Uni.createFrom().deferred(() -> UniHelper.toUni(scripts(calls, List.of(wait), all -> {
-            long acknowledged = all.get(all.size() - 1).toLong();
-            if (acknowledged < replicas) {
-                throw new NotReplicatedException(acknowledged, replicas);
-            }
-            return all.subList(0, all.size() - 1);
-        })));
+        return Uni.createFrom().deferred(
+                () -> UniHelper.toUni(gateway.scriptsReplicated(calls, replicas, timeout).map(RedisCalls::wrap)));
     }
 
-    private Future<List<Response>> scripts(List<ScriptCall> calls, List<io.vertx.redis.client.Request> after,
-            UnaryOperator<List<io.vertx.redis.client.Response>> check) {
-        return gateway.scripts(calls, after, check).map(RedisCalls::wrap);
-    }
-
-    private static Response wrap(io.vertx.redis.client.Response reply) {
-        return reply == null ? null : Response.newInstance(reply);
-    }
-
+    /** The gateway speaks the core Vert.x types; this class hands out Mutiny's (a missing reply stays null). */
     private static List<Response> wrap(List<io.vertx.redis.client.Response> replies) {
-        return replies.stream().map(RedisCalls::wrap).toList();
+        return replies.stream().map(Response::newInstance).toList();
     }
 
     /** Waits for the reply; the gateway's own {@code timeout} ends the wait, this one is a second guard. */

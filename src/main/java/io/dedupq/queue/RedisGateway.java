@@ -1,6 +1,7 @@
 package io.dedupq.queue;
 
 import io.vertx.core.Future;
+import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
@@ -62,12 +63,36 @@ public final class RedisGateway {
     }
 
     /**
-     * Script calls pipelined (one write per hash slot), each slot's pipeline followed by
-     * {@code after} on the same connection; {@code check} gets each slot's replies, those of
-     * {@code after} last, and returns the calls' own (or fails). On NOSCRIPT a slot's calls are
-     * sent again as EVAL: only for calls that are safe to run again as a group.
+     * Script calls pipelined (one write per hash slot); replies in call order. On NOSCRIPT a
+     * slot's calls are sent again as EVAL: only for calls that are safe to run again as a group.
      */
-    public Future<List<Response>> scripts(List<ScriptCall> calls, List<Request> after,
+    public Future<List<Response>> scripts(List<ScriptCall> calls) {
+        return scripts(calls, List.of(), replies -> replies);
+    }
+
+    /**
+     * {@link #scripts(List)}, each slot's pipeline followed by {@code WAIT replicas timeout} on
+     * the same connection (WAIT counts the replicas that acknowledged that connection's writes,
+     * and goes to the node of the keys), so that a reply means "on the master and on
+     * {@code replicas} replicas". Fails with {@link NotReplicatedException} when a WAIT counted
+     * fewer: the scripts ran on the master and a failover may still lose them.
+     */
+    public Future<List<Response>> scriptsReplicated(List<ScriptCall> calls, int replicas, Duration timeout) {
+        Request wait = Request.cmd(Command.WAIT).arg(replicas).arg(timeout.toMillis());
+        return scripts(calls, List.of(wait), all -> {
+            long acknowledged = all.get(all.size() - 1).toLong();
+            if (acknowledged < replicas) {
+                throw new NotReplicatedException(acknowledged, replicas);
+            }
+            return all.subList(0, all.size() - 1);
+        });
+    }
+
+    /**
+     * Each slot's pipeline is followed by {@code after} on the same connection; {@code check}
+     * gets each slot's replies, those of {@code after} last, and returns the calls' own (or fails).
+     */
+    private Future<List<Response>> scripts(List<ScriptCall> calls, List<Request> after,
             UnaryOperator<List<Response>> check) {
         return guarded(bySlot(calls, ScriptCall::slot, group -> client.batch(requests(group, ScriptCall::evalsha, after))
                 .recover(e -> isNoScript(e) ? client.batch(requests(group, ScriptCall::eval, after)) : Future.failedFuture(e))

@@ -38,6 +38,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 @ApplicationScoped
 public class TaskQueue {
 
+    private static final MessageDigest SHA_256 = sha256();
+
     private final HandlerRegistry registry;
     private final PayloadBinder binder;
     private final ObjectMapper mapper;
@@ -61,6 +63,11 @@ public class TaskQueue {
 
     /** A validated task, ready for enqueue.lua. */
     public record Prepared(String id, String type, String queue, String digest, String envelope) {
+
+        /** As enqueue.lua takes it. */
+        public EnqueueScript.Task task() {
+            return new EnqueueScript.Task(id, type, digest, envelope);
+        }
     }
 
     /**
@@ -104,13 +111,23 @@ public class TaskQueue {
         }
         return store.enqueue(prepared)
                 .onFailure(FaultToleranceException.class).transform(StoreUnavailableException::new)
-                .invoke(results -> {
-                    for (int i = 0; i < results.size(); i++) {
-                        if (results.get(i).accepted()) {
-                            metrics.enqueued(prepared.get(i).queue(), prepared.get(i).type());
-                        }
-                    }
-                });
+                .invoke(results -> countAccepted(prepared, results));
+    }
+
+    /** The accepted tasks, counted once per run of tasks of one queue and type (a batch is usually one run). */
+    private void countAccepted(List<Prepared> prepared, List<EnqueueResult> results) {
+        int run = 0;
+        for (int i = 0; i < results.size(); i++) {
+            Prepared task = prepared.get(i);
+            run += results.get(i).accepted() ? 1 : 0;
+            Prepared next = i + 1 < prepared.size() ? prepared.get(i + 1) : null;
+            if (next == null || !next.type().equals(task.type()) || !next.queue().equals(task.queue())) {
+                if (run > 0) {
+                    metrics.enqueued(task.queue(), task.type(), run);
+                }
+                run = 0;
+            }
+        }
     }
 
     /**
@@ -179,21 +196,33 @@ public class TaskQueue {
         if (errors.size() > before) {
             return;
         }
-        JsonNode payload = mapper.valueToTree(bound.value());
-        Envelope envelope = new Envelope(id, task.type(), payload, 0, clock.millis());
         try {
-            out.add(new Prepared(id, task.type(), queue,
-                    digest(task.type() + "\n" + mapper.writeValueAsString(payload)),
-                    mapper.writeValueAsString(envelope)));
+            // the record's own form (its defaults, its number formats) is what the digest and the worker see
+            String payload = mapper.writeValueAsString(mapper.valueToTree(bound.value()));
+            out.add(new Prepared(id, task.type(), queue, digest(task.type(), payload),
+                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis())));
         } catch (JsonProcessingException e) {
             errors.add(new FieldError(path + "payload", "cannot be serialised"));
         }
     }
 
-    private static String digest(String text) {
+    /** SHA-256 of type, a newline and the payload's JSON, in hex. */
+    private static String digest(String type, String payload) {
+        MessageDigest sha;
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(hash);
+            // a copy of one instance: looking the algorithm up among the providers for every task cost more than hashing
+            sha = (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException(e);
+        }
+        sha.update(type.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) '\n');
+        return HexFormat.of().formatHex(sha.digest(payload.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -34,6 +34,17 @@ class PayloadBinderTest {
     record Order(@NotNull @Valid Line first, List<@Valid Line> lines, BigDecimal amount, int priority, Boolean rush) {
     }
 
+    /** Constraints only on a container's elements, or only through a nested record. */
+    record Tags(List<@NotNull @Size(max = 3) String> tags) {
+    }
+
+    record Wrapper(@Valid Line line) {
+    }
+
+    /** No constraint at all: bound without a validator's walk. */
+    record Plain(String note, int n) {
+    }
+
     /** A record whose constructor refuses a value itself. */
     record Even(int n) {
         Even {
@@ -73,6 +84,23 @@ class PayloadBinderTest {
         assertEquals(List.of(), bound.errors());
         assertEquals(new Order(new Line("a", 1), List.of(new Line("b", 2)), new BigDecimal("12.5"), 3, null),
                 bound.value());
+    }
+
+    @Test
+    void constraintsOnlyOnContainerElementsOrANestedRecordAreStillChecked() {
+        assertEquals(List.of(new FieldError("payload.tags[1].<list element>", "size must be between 0 and 3")),
+                errors("{'tags':['ab','abcd']}", Tags.class));
+        assertEquals(List.of(new FieldError("payload.line.count", "must be greater than or equal to 1")),
+                errors("{'line':{'sku':'a','count':0}}", Wrapper.class));
+    }
+
+    @Test
+    void aTypeWithoutConstraintsBindsAsItIsRead() {
+        PayloadBinder.Bound<Plain> bound = binder.bind(json("{'note':'x','n':2}"), Plain.class, "payload");
+
+        assertEquals(new PayloadBinder.Bound<>(new Plain("x", 2), List.of()), bound);
+        assertEquals(List.of(new FieldError("payload.n", "must be a number")), errors("{'n':'two'}", Plain.class),
+                "its JSON is still read strictly");
     }
 
     @ParameterizedTest(name = "{0}")

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.CancelScript;
 import io.dedupq.queue.DoneMarker;
+import io.dedupq.queue.EnqueueScript;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
@@ -49,12 +50,13 @@ class DedupRecordContractTest {
             return lab.keys();
         }
 
-        List<String> enqueue(List<String> ids, String digest) {
-            List<String> args = new ArrayList<>(List.of(keys().base(partition), partition.queue(), "1700000000000"));
+        List<EnqueueScript.Answer> enqueue(List<String> ids, String digest) {
+            List<EnqueueScript.Task> tasks = new ArrayList<>();
             for (String id : ids) {
-                args.addAll(List.of(id, "flaky", digest, Envelopes.flaky(id, 0)));
+                tasks.add(new EnqueueScript.Task(id, "flaky", digest, Envelopes.flaky(id, 0)));
             }
-            return ScriptLab.texts(lab.eval(LuaScript.ENQUEUE, List.of(keys().pending(partition), keys().stats(partition)), args));
+            ScriptCall call = new EnqueueScript.Call(partition, 1_700_000_000_000L, tasks).script(keys());
+            return EnqueueScript.Reply.read(lab.eval(call), ids.size()).answers();
         }
 
         /** claim.lua for up to {@code max} copies: the tasks it claimed. */
@@ -92,6 +94,10 @@ class DedupRecordContractTest {
     private final Pipeline pipeline = new Pipeline(lab, whole(uniqueId("record")));
     private final RedisKeys keys = lab.keys();
 
+    private static EnqueueScript.Answer duplicate(String outcome) {
+        return new EnqueueScript.Answer(EnqueueScript.Verdict.DUPLICATE, outcome);
+    }
+
     private void awaitHashGone(String id) {
         await().atMost(Duration.ofSeconds(5)).until(() -> !lab.exists(keys.task(pipeline.partition(), id)));
     }
@@ -108,7 +114,7 @@ class DedupRecordContractTest {
         assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(partition, id))), "the done marker keeps the outcome");
         long left = lab.pttl(keys.done(partition, id));
         assertTrue(left > WINDOW - 10_000 && left <= WINDOW, "for the rest of the dedup window: " + left);
-        assertEquals(List.of("0", outcome), pipeline.enqueue(List.of(id), "d1"), "a resubmission is a duplicate");
+        assertEquals(List.of(duplicate(outcome)), pipeline.enqueue(List.of(id), "d1"), "a resubmission is a duplicate");
         assertEquals(List.of(), lab.lrange(keys.pending(partition)), "and is not enqueued");
         assertFalse(lab.exists(keys.task(partition, id)), "nor does it bring a hash back");
         lab.call("LPUSH", keys.pending(partition), Envelopes.flaky(id, 0));
@@ -130,7 +136,7 @@ class DedupRecordContractTest {
 
         assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))));
         assertTrue(lab.pttl(keys.done(partition, id)) > WINDOW - 10_000);
-        assertEquals(List.of("0", "cancelled"), pipeline.enqueue(List.of(id), "d1"));
+        assertEquals(List.of(duplicate("cancelled")), pipeline.enqueue(List.of(id), "d1"));
     }
 
     @Test

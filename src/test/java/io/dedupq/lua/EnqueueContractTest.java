@@ -5,14 +5,18 @@ import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.EnqueueScript;
+import io.dedupq.queue.EnqueueScript.Answer;
+import io.dedupq.queue.EnqueueScript.Verdict;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -24,7 +28,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class EnqueueContractTest {
 
-    private static final String NOW = "1700000000000";
+    private static final long NOW = 1_700_000_000_000L;
+    private static final Answer QUEUED = new Answer(Verdict.QUEUED, "queued");
 
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
@@ -36,15 +41,28 @@ class EnqueueContractTest {
         String envelope() {
             return Envelopes.flaky(id, type, 0);
         }
+
+        EnqueueScript.Task call() {
+            return new EnqueueScript.Task(id, type, digest, envelope());
+        }
     }
 
-    /** enqueue.lua for these tasks, in order; the reply as (code, status) pairs. */
-    private List<String> enqueue(Task... tasks) {
-        List<String> args = new ArrayList<>(List.of(keys.base(partition), queue, NOW));
+    /** enqueue.lua for these tasks, in order, through its codec: one answer per task. */
+    private List<Answer> enqueue(Task... tasks) {
+        List<EnqueueScript.Task> members = new ArrayList<>();
         for (Task task : tasks) {
-            args.addAll(List.of(task.id(), task.type(), task.digest(), task.envelope()));
+            members.add(task.call());
         }
-        return ScriptLab.texts(lab.eval(LuaScript.ENQUEUE, List.of(keys.pending(partition), keys.stats(partition)), args));
+        ScriptCall call = new EnqueueScript.Call(partition, NOW, members).script(keys);
+        return EnqueueScript.Reply.read(lab.eval(call), tasks.length).answers();
+    }
+
+    private static Answer duplicate(String status) {
+        return new Answer(Verdict.DUPLICATE, status);
+    }
+
+    private static Answer conflict(String status) {
+        return new Answer(Verdict.CONFLICT, status);
     }
 
     private Task task(String digest) {
@@ -59,11 +77,11 @@ class EnqueueContractTest {
     void aNewIdIsQueuedWithItsTaskHash() {
         Task task = task("d1");
 
-        assertEquals(List.of("1", "queued"), enqueue(task));
+        assertEquals(List.of(QUEUED), enqueue(task));
 
         assertEquals(List.of(task.envelope()), lab.lrange(keys.pending(partition)));
         assertEquals(Map.of("id", task.id(), "type", "flaky", "queue", queue, "status", "queued", "digest", "d1",
-                "attempt", "0", "attempts", "0", "enqueuedAt", NOW), lab.hgetall(keys.task(partition, task.id())));
+                "attempt", "0", "attempts", "0", "enqueuedAt", Long.toString(NOW)), lab.hgetall(keys.task(partition, task.id())));
         assertEquals("1", stat("enqueued"));
     }
 
@@ -72,7 +90,7 @@ class EnqueueContractTest {
         Task first = task("d1");
         Task second = task("d2");
 
-        assertEquals(List.of("1", "queued", "1", "queued"), enqueue(first, second));
+        assertEquals(List.of(QUEUED, QUEUED), enqueue(first, second));
 
         assertEquals(List.of(second.envelope(), first.envelope()), lab.lrange(keys.pending(partition)),
                 "FIFO: the first enqueued is at the right end, where workers take");
@@ -85,7 +103,7 @@ class EnqueueContractTest {
         enqueue(task);
         lab.call("HSET", keys.task(partition, task.id()), "status", "running");
 
-        assertEquals(List.of("0", "running"), enqueue(task), "a duplicate answers with the task's current status");
+        assertEquals(List.of(duplicate("running")), enqueue(task), "a duplicate answers with the task's current status");
 
         assertEquals(1, lab.lrange(keys.pending(partition)).size(), "one copy, however often it is sent");
         assertEquals("1", stat("enqueued"));
@@ -96,8 +114,37 @@ class EnqueueContractTest {
     void theSameIdTwiceInOneCallIsQueuedOnce() {
         Task task = task("d1");
 
-        assertEquals(List.of("1", "queued", "0", "queued"), enqueue(task, task));
+        assertEquals(List.of(QUEUED, duplicate("queued")), enqueue(task, task));
         assertEquals(1, lab.lrange(keys.pending(partition)).size());
+    }
+
+    @Test
+    void eachTaskOfAMixedCallGetsItsOwnAnswerInItsPlace() {
+        Task known = task("d1");
+        Task taken = task("d1");
+        enqueue(known, taken);
+        Task fresh = task("d3");
+
+        assertEquals(List.of(QUEUED, duplicate("queued"), QUEUED, conflict("queued")),
+                enqueue(task("d2"), known, fresh, new Task(taken.id(), "flaky", "d9")));
+
+        assertEquals("4", stat("enqueued"));
+        assertEquals("2", stat("rejected_duplicates"), "conflicts count as rejected duplicates too");
+    }
+
+    @Test
+    void aCallOfThousandsIsQueuedWholeAndInOrder() {
+        // more envelopes than one LPUSH of the script takes
+        Task[] tasks = IntStream.range(0, 2_500).mapToObj(i -> task("d" + i)).toArray(Task[]::new);
+
+        assertEquals(List.of(QUEUED), enqueue(tasks).stream().distinct().toList());
+
+        List<String> pending = lab.lrange(keys.pending(partition));
+        assertEquals(tasks.length, pending.size());
+        for (int i = 0; i < tasks.length; i++) {
+            assertEquals(tasks[i].envelope(), pending.get(tasks.length - 1 - i), "FIFO, position " + i);
+        }
+        assertEquals("2500", stat("enqueued"));
     }
 
     @Test
@@ -105,8 +152,8 @@ class EnqueueContractTest {
         Task task = task("d1");
         enqueue(task);
 
-        assertEquals(List.of("-1", "queued"), enqueue(new Task(task.id(), "flaky", "d2")), "another payload digest");
-        assertEquals(List.of("-1", "queued"), enqueue(new Task(task.id(), "slow-retry", "d1")), "another type");
+        assertEquals(List.of(conflict("queued")), enqueue(new Task(task.id(), "flaky", "d2")), "another payload digest");
+        assertEquals(List.of(conflict("queued")), enqueue(new Task(task.id(), "slow-retry", "d1")), "another type");
         assertEquals(1, lab.lrange(keys.pending(partition)).size());
         assertEquals("d1", lab.hget(keys.task(partition, task.id()), "digest"), "the first submission stands");
     }
@@ -117,7 +164,7 @@ class EnqueueContractTest {
         // claim.lua creates the hash of an LPUSHed copy: no digest
         lab.call("HSET", keys.task(partition, task.id()), "id", task.id(), "type", "flaky", "status", "succeeded");
 
-        assertEquals(List.of("0", "succeeded"), enqueue(task));
+        assertEquals(List.of(duplicate("succeeded")), enqueue(task));
         assertEquals(List.of(), lab.lrange(keys.pending(partition)));
     }
 
@@ -128,7 +175,7 @@ class EnqueueContractTest {
         // the result retention passed: the hash is gone, the marker ("succeeded": written before the codes) stays
         lab.call("SET", keys.done(partition, task.id()), mark, "PX", 60_000);
 
-        assertEquals(List.of("0", outcome), enqueue(new Task(task.id(), "flaky", "another digest")));
+        assertEquals(List.of(duplicate(outcome)), enqueue(new Task(task.id(), "flaky", "another digest")));
 
         assertEquals(List.of(), lab.lrange(keys.pending(partition)), "nothing is enqueued");
         assertFalse(lab.exists(keys.task(partition, task.id())), "and no hash is made");

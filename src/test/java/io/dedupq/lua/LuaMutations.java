@@ -1,12 +1,19 @@
 package io.dedupq.lua;
 
+import static io.dedupq.queue.LuaScript.BEAT;
+import static io.dedupq.queue.LuaScript.CANCEL;
 import static io.dedupq.queue.LuaScript.CLAIM;
+import static io.dedupq.queue.LuaScript.CREATE;
 import static io.dedupq.queue.LuaScript.DEBIT;
+import static io.dedupq.queue.LuaScript.DISCARD;
 import static io.dedupq.queue.LuaScript.ENQUEUE;
 import static io.dedupq.queue.LuaScript.EXTEND;
 import static io.dedupq.queue.LuaScript.ISSUE;
+import static io.dedupq.queue.LuaScript.PROMOTE;
 import static io.dedupq.queue.LuaScript.RELEASE;
 import static io.dedupq.queue.LuaScript.REQUEUE;
+import static io.dedupq.queue.LuaScript.REVIVE;
+import static java.util.Map.entry;
 
 import io.dedupq.queue.LuaScript;
 import java.util.List;
@@ -22,15 +29,21 @@ import java.util.Map;
 final class LuaMutations {
 
     /** The contract tests that a mutant of each script runs against. */
-    static final Map<LuaScript, List<Class<?>>> CONTRACTS = Map.of(
+    static final Map<LuaScript, List<Class<?>>> CONTRACTS = Map.ofEntries(
             // claim.lua records outcomes, then claims: both halves have their contract
-            CLAIM, List.of(ClaimContractTest.class, CompleteContractTest.class),
-            ENQUEUE, List.of(EnqueueContractTest.class),
-            REQUEUE, List.of(RequeueContractTest.class),
-            EXTEND, List.of(ExtendContractTest.class),
-            RELEASE, List.of(ReleaseContractTest.class),
-            DEBIT, List.of(DebitContractTest.class),
-            ISSUE, List.of(IssueContractTest.class));
+            entry(CLAIM, List.of(ClaimContractTest.class, CompleteContractTest.class)),
+            entry(ENQUEUE, List.of(EnqueueContractTest.class)),
+            entry(REQUEUE, List.of(RequeueContractTest.class)),
+            entry(BEAT, List.of(BeatContractTest.class)),
+            entry(PROMOTE, List.of(PromoteContractTest.class)),
+            entry(EXTEND, List.of(ExtendContractTest.class)),
+            entry(RELEASE, List.of(ReleaseContractTest.class)),
+            entry(CANCEL, List.of(CancelContractTest.class)),
+            entry(REVIVE, List.of(DeadLetterContractTest.class)),
+            entry(DISCARD, List.of(DeadLetterContractTest.class)),
+            entry(CREATE, List.of(CreateContractTest.class)),
+            entry(DEBIT, List.of(DebitContractTest.class)),
+            entry(ISSUE, List.of(IssueContractTest.class)));
 
     static final List<LuaMutation> ALL = List.of(
             // claim.lua
@@ -98,10 +111,17 @@ final class LuaMutations {
             new LuaMutation(ENQUEUE, "payload digest not compared", "existing[1] == digest", "true"),
             new LuaMutation(ENQUEUE, "task type not compared", "(existing[2] == false or existing[2] == ttype)", "true"),
             new LuaMutation(ENQUEUE, "a hash without digest (a pushed copy) is a conflict", "existing[1] == false or ", ""),
-            new LuaMutation(ENQUEUE, "a done marker without its hash is not a duplicate", "elseif mark then", "elseif false then"),
+            new LuaMutation(ENQUEUE, "a done marker without its hash is not a duplicate", "if mark then", "if false then"),
+            new LuaMutation(ENQUEUE, "known ids not looked up", "redis.call('EXISTS', taskKey, doneKey) > 0", "false"),
+            new LuaMutation(ENQUEUE, "done markers left out of the lookup", "redis.call('EXISTS', taskKey, doneKey)",
+                    "redis.call('EXISTS', taskKey)"),
+            new LuaMutation(ENQUEUE, "an answer given to the task before", "answers[#answers + 1] = (i - 4) / 4",
+                    "answers[#answers + 1] = (i - 8) / 4"),
+            new LuaMutation(ENQUEUE, "envelopes past the first slice dropped", "for first = 1, #envelopes, 1000 do",
+                    "for first = 1, math.min(#envelopes, 1000), 1000 do"),
             new LuaMutation(ENQUEUE, "a done marker's outcome answered as its code", "OUTCOMES[tonumber(mark)] or mark", "mark"),
-            new LuaMutation(ENQUEUE, "pushed on the end workers take from", "redis.call('LPUSH', KEYS[1], envelope)",
-                    "redis.call('RPUSH', KEYS[1], envelope)"),
+            new LuaMutation(ENQUEUE, "pushed on the end workers take from", "redis.call('LPUSH', KEYS[1], unpack(",
+                    "redis.call('RPUSH', KEYS[1], unpack("),
             new LuaMutation(ENQUEUE, "task hash not written", "redis.call('HSET', taskKey, 'id', id,",
                     "redis.call('HMGET', taskKey, 'id', id,"),
             new LuaMutation(ENQUEUE, "duplicates not counted", "if duplicates > 0 then", "if duplicates < 0 then"),
@@ -124,6 +144,24 @@ final class LuaMutations {
             new LuaMutation(REQUEUE, "a given copy that is not in the list is pushed anyway",
                     "if redis.call('LREM', KEYS[1], 1, raw) == 1 then", "redis.call('LREM', KEYS[1], 1, raw)\n  do"),
 
+            // beat.lua
+            new LuaMutation(BEAT, "score in seconds", "local now = t[1] * 1000 + math.floor(t[2] / 1000)", "local now = t[1]"),
+            new LuaMutation(BEAT, "heartbeat not written", "redis.call('ZADD', KEYS[1], string.format('%d', now), ARGV[1])", ""),
+            new LuaMutation(BEAT, "an old heartbeat is not renewed", "redis.call('ZADD', KEYS[1], string.format",
+                    "redis.call('ZADD', KEYS[1], 'NX', string.format"),
+            new LuaMutation(BEAT, "another member stamped", "string.format('%d', now), ARGV[1])", "string.format('%d', now), 'worker')"),
+            new LuaMutation(BEAT, "reply is not the score", "return now", "return 1"),
+
+            // promote.lua
+            new LuaMutation(PROMOTE, "due time ignored", "'-inf', string.format('%d', now)", "'-inf', '+inf'"),
+            new LuaMutation(PROMOTE, "due time read in seconds", "local now = time[1] * 1000 + math.floor(time[2] / 1000)",
+                    "local now = time[1]"),
+            new LuaMutation(PROMOTE, "limit ignored", "'LIMIT', 0, ARGV[1]", "'LIMIT', 0, -1"),
+            new LuaMutation(PROMOTE, "a promoted retry stays in delayed", "redis.call('ZREM', KEYS[1], raw)", ""),
+            new LuaMutation(PROMOTE, "promoted to the end workers take last", "redis.call('LPUSH', KEYS[2], raw)",
+                    "redis.call('RPUSH', KEYS[2], raw)"),
+            new LuaMutation(PROMOTE, "reply counts nothing", "return #due", "return 0"),
+
             // extend.lua
             new LuaMutation(EXTEND, "token comparison turned into an existence check", "redis.call('GET', KEYS[1]) == ARGV[1]",
                     "redis.call('EXISTS', KEYS[1]) == 1"),
@@ -145,6 +183,51 @@ final class LuaMutations {
                     "string.sub(redis.call('GET', KEYS[1]) or '', 1, #ARGV[1]) == ARGV[1]"),
             new LuaMutation(RELEASE, "lock not deleted", "return redis.call('DEL', KEYS[1])", "return 1"),
             new LuaMutation(RELEASE, "a refusal answered as granted", "return 0", "return 1"),
+
+            // cancel.lua
+            new LuaMutation(CANCEL, "a running or finished task is cancelled",
+                    "if status ~= 'queued' and status ~= 'retrying' then return { -1, status } end", ""),
+            new LuaMutation(CANCEL, "a retrying task cannot be cancelled", " and status ~= 'retrying'", ""),
+            new LuaMutation(CANCEL, "copies stay in pending", "if copyOf(raw) then redis.call('LREM', KEYS[3], 0, raw) end", ""),
+            new LuaMutation(CANCEL, "copies stay in delayed", "if copyOf(raw) then redis.call('ZREM', KEYS[4], raw) end", ""),
+            new LuaMutation(CANCEL, "another id's copy taken for the text it contains",
+                    "return ok and type(env) == 'table' and env.id == id", "return true"),
+            new LuaMutation(CANCEL, "no done marker", "redis.call('SET', KEYS[2], '4', 'PX', ARGV[3])", ""),
+            new LuaMutation(CANCEL, "done marker without expiry", "redis.call('SET', KEYS[2], '4', 'PX', ARGV[3])",
+                    "redis.call('SET', KEYS[2], '4')"),
+            new LuaMutation(CANCEL, "hash kept for ever", "redis.call('PEXPIRE', KEYS[1], ARGV[4])", ""),
+            new LuaMutation(CANCEL, "a due retry time left behind", "redis.call('HDEL', KEYS[1], 'nextAttemptAt')", ""),
+            new LuaMutation(CANCEL, "not counted", "redis.call('HINCRBY', KEYS[5], 'cancelled', 1)", ""),
+
+            // revive.lua
+            new LuaMutation(REVIVE, "a task that is not dead is revived",
+                    "if status and status ~= 'failed' and status ~= 'dead' then return { -1, status } end", ""),
+            new LuaMutation(REVIVE, "revived without its record in the dead list",
+                    "if redis.call('LREM', KEYS[4], 1, ARGV[1]) == 0 then return { 0, '' } end",
+                    "redis.call('LREM', KEYS[4], 1, ARGV[1])"),
+            new LuaMutation(REVIVE, "done marker kept", "redis.call('DEL', KEYS[2])", ""),
+            new LuaMutation(REVIVE, "the last run's error kept", "'nextAttemptAt', 'lastError', 'result'", "'nextAttemptAt', 'result'"),
+            new LuaMutation(REVIVE, "attempt not reset", "'attempt', 0, 'attempts', 0", "'attempts', 0"),
+            new LuaMutation(REVIVE, "no enqueue time for an expired hash",
+                    "if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[6]) end", ""),
+            new LuaMutation(REVIVE, "hash keeps its expiry", "redis.call('PERSIST', KEYS[1])", ""),
+            new LuaMutation(REVIVE, "nothing pushed", "redis.call('LPUSH', KEYS[3], ARGV[2])", ""),
+
+            // discard.lua
+            new LuaMutation(DISCARD, "record kept", "if redis.call('LREM', KEYS[2], 1, ARGV[1]) == 0 then return 0 end",
+                    "if redis.call('LRANGE', KEYS[2], 0, 0)[1] == nil then return 0 end"),
+            new LuaMutation(DISCARD, "a record that is gone answered as removed", "then return 0 end", "then return 1 end"),
+            new LuaMutation(DISCARD, "the hash still points to the record", "redis.call('HDEL', KEYS[1], 'deadRecord')", ""),
+            new LuaMutation(DISCARD, "another record's pointer removed",
+                    "if redis.call('HGET', KEYS[1], 'deadRecord') == ARGV[1] then", "if true then"),
+            new LuaMutation(DISCARD, "not counted", "redis.call('HINCRBY', KEYS[3], 'discarded', 1)", ""),
+
+            // create.lua
+            new LuaMutation(CREATE, "an existing hash is written over", "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end", ""),
+            new LuaMutation(CREATE, "a refusal answered as created", "then return 0 end", "then return 1 end"),
+            new LuaMutation(CREATE, "fields not written", "redis.call('HSET', KEYS[1], unpack(ARGV))", ""),
+            new LuaMutation(CREATE, "only the first field written", "unpack(ARGV)", "ARGV[1], ARGV[2]"),
+            new LuaMutation(CREATE, "a creation answered as refused", "unpack(ARGV))\nreturn 1", "unpack(ARGV))\nreturn 0"),
 
             // debit.lua
             new LuaMutation(DEBIT, "per-task-id record not consulted", "if seen then", "if false then"),

@@ -93,6 +93,23 @@ class MetricsTest {
     }
 
     @Test
+    void aBatchCountsItsAcceptedTasksPerQueueAndType() {
+        Scrape before = Scrape.now();
+        String known = uniqueId("m-batch");
+        assertEquals(202, Api.post(task(known, FLAKY, flaky(0))));
+        String slow = SlowRetryHandler.TYPE;
+
+        assertEquals(200, Api.submitBatch(List.of(task(uniqueId("m-batch"), FLAKY, flaky(0)), task(known, FLAKY, flaky(0)),
+                task(uniqueId("m-batch"), FLAKY, flaky(0)), task(uniqueId("m-batch"), slow, flaky(0)),
+                task(uniqueId("m-batch"), FLAKY, flaky(0)))).statusCode());
+
+        Scrape after = Scrape.now();
+        assertEquals(1 + 3, new Delta(before, after, "queue", FLAKY, "type", FLAKY).of("dedupq_tasks_enqueued_total"),
+                "the single one, and the batch's three new ones of its two runs; not the duplicate");
+        assertEquals(1, new Delta(before, after, "queue", slow, "type", slow).of("dedupq_tasks_enqueued_total"));
+    }
+
+    @Test
     void duplicatesDroppedByClaimAreCountedByTypeAndReasonAndUnparseableEntriesAsUnknown() {
         String done = uniqueId("m-done");
         assertEquals(202, Api.post(task(done, FLAKY, flaky(0))));

@@ -3,8 +3,11 @@ package io.dedupq.queue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.dedupq.config.JsonConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The envelope on the lists, read as any producer may write it and written as the worker does. */
 class EnvelopeTest {
@@ -41,5 +44,14 @@ class EnvelopeTest {
 
         assertEquals(new Envelope("t-1", "payment", first.payload(), 1, 5), next);
         assertEquals(next, mapper.readValue(mapper.writeValueAsString(next), Envelope.class), "written as it is read");
+    }
+
+    @ParameterizedTest(name = "type {0}")
+    @ValueSource(strings = {"payment", "quote\" back\\slash", "tab\tnew\nline\u0001", "ümlaut ✓ 😀", "</script>"})
+    void aFirstAttemptWrittenFromItsPayloadTextIsWhatTheMapperWrites(String type) throws Exception {
+        JsonNode payload = mapper.readTree("{\"amount\":\"12.50\",\"n\":[1,2.5,null],\"s\":\"a\\\"b\"}");
+
+        assertEquals(mapper.writeValueAsString(new Envelope("t-1:x", type, payload, 0, 1_700_000_000_123L)),
+                Envelope.firstAttemptJson("t-1:x", type, mapper.writeValueAsString(payload), 1_700_000_000_123L));
     }
 }

@@ -2,6 +2,8 @@ package io.dedupq.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -34,5 +36,15 @@ class TaskIdsTest {
     @CsvSource({"1, true", "127, true", "128, true", "129, false", "100000, false"})
     void atMost128Characters(int length, boolean valid) {
         assertEquals(valid, TaskIds.valid("a".repeat(length)));
+    }
+
+    @Test
+    void theCheckAgreesWithThePatternOnEveryCharacterInEveryPlace() {
+        Pattern pattern = Pattern.compile(TaskIds.PATTERN);
+        for (char c = 0; c < 0x3000; c++) {
+            for (String id : new String[] {c + "x", "x" + c, "x" + c + "y"}) {
+                assertEquals(pattern.matcher(id).matches(), TaskIds.valid(id), "id [" + id + "], character " + (int) c);
+            }
+        }
     }
 }
