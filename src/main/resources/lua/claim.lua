@@ -57,7 +57,7 @@
       failed:    error, deadRecord         (the dead-letter record)
       dead:      error, deadRecord
     (envelope: as claimed, removed from the processing list; token: lock token of that execution).
-    Every argument costs Redis an allocation each way, so none are sent empty
+    Every argument costs Redis an allocation each way, so an outcome sends only those its kind uses
 
   Returns { recorded, registered, drained, deadLettered, dropped, claim... }:
     recorded      one entry per outcome, in order: 1 recorded, 0 that execution had lost its task
