@@ -31,6 +31,13 @@ function el(tag, text, className) {
   return node;
 }
 
+/** A cell of a fixed-layout table: a value too long for its column ends in an ellipsis, the whole of it in the title. */
+function cut(text, className) {
+  const cell = el("td", text, className);
+  cell.title = cell.textContent;
+  return cell;
+}
+
 function time(ms) {
   return ms ? new Date(Number(ms)).toLocaleString() : "—";
 }
@@ -149,10 +156,10 @@ async function renderDead(queues) {
     for (const letter of page.entries) {
       const row = el("tr");
       row.dataset.id = letter.id || "";
-      row.append(el("td", page.queue), el("td", letter.id || "(not a task)", "id"), el("td", letter.type || "—"),
-        el("td", letter.status), el("td", letter.attempts, "num"), el("td", time(letter.deadLetteredAt)),
-        el("td", letter.lastError || "", "error"));
-      const actions = el("td");
+      row.append(cut(page.queue), cut(letter.id || "(not a task)", "id"), cut(letter.type || "—"),
+        cut(letter.status), cut(letter.attempts, "num"), cut(time(letter.deadLetteredAt)),
+        cut(letter.lastError || "", "error"));
+      const actions = el("td", null, "actions");
       if (letter.id) {
         const path = "/api/queues/" + encodeURIComponent(page.queue) + "/dead/" + encodeURIComponent(letter.id);
         const retry = el("button", "Retry", "retry");
