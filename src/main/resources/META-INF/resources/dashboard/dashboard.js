@@ -123,15 +123,38 @@ function renderChart() {
   svg.replaceChildren(...parts, axis, start);
 }
 
+function seconds(ms) {
+  return (ms / 1000).toFixed(1) + " s";
+}
+
+/** A worker's running tasks: id, queue, attempt (1 for the first run) and for how long, longest first. */
+function runningList(tasks) {
+  const list = el("ul", null, "running");
+  list.append(...tasks.map(t => {
+    const item = el("li");
+    item.dataset.id = t.id;
+    const id = el("span", t.id, "id");
+    id.title = t.id;
+    const meta = el("span", t.queue + " · attempt " + (t.attempt + 1) + " · " + seconds(t.elapsedMs), "meta");
+    meta.title = "since " + time(t.since);
+    item.append(id, meta);
+    return item;
+  }));
+  return list;
+}
+
 function renderWorkers(workers) {
   const body = document.querySelector("#workers tbody");
   body.replaceChildren(...workers.map(w => {
     const row = el("tr");
+    row.dataset.worker = w.id;
     const dot = el("span", null, w.alive ? "dot alive" : "dot");
     dot.title = w.alive ? "alive" : "heartbeat expired";
     const state = el("td");
     state.append(dot);
-    row.append(state, el("td", w.id), el("td", (w.ageMs / 1000).toFixed(1) + " s ago", "num"));
+    const running = el("td", w.running.length ? null : "idle", w.running.length ? "tasks" : "tasks muted");
+    if (w.running.length) running.append(runningList(w.running));
+    row.append(state, cut(w.id), el("td", seconds(w.ageMs) + " ago", "num"), running);
     return row;
   }));
   if (!workers.length) {

@@ -6,13 +6,16 @@ import static io.dedupq.support.Api.post;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.Partitions.whole;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.BlockingHandler;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.RedisTestResource;
+import io.dedupq.worker.WorkerIdentity;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -28,6 +31,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -42,8 +46,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard in a real headless Chromium (Debian's chromium and chromedriver): counts that
- * change after tasks are enqueued, a dead letter retried by a click, a task looked up by id; every
- * dead letter's cells and buttons inside the 1280 px window.
+ * change after tasks are enqueued, a dead letter retried by a click, a task looked up by id, the
+ * task a worker runs right now; every row's cells and buttons inside the 1280 px window.
  * Screenshots land in target/dashboard*.png.
  */
 @QuarkusTest
@@ -65,6 +69,12 @@ class DashboardBrowserTest {
 
     @Inject
     RedisKeys keys;
+
+    @Inject
+    BlockingHandler blocking;
+
+    @Inject
+    WorkerIdentity worker;
 
     private ChromeDriver browser;
     private WebDriverWait wait;
@@ -142,6 +152,24 @@ class DashboardBrowserTest {
         browser.findElement(By.cssSelector("#lookup-form button")).click();
         wait.until(ExpectedConditions.textToBe(By.cssSelector("#task dd[data-field='status']"), "succeeded"));
         screenshot("target/dashboard.png");
+    }
+
+    @Test
+    void theWorkerViewListsTheTaskAWorkerRunsRightNow() throws IOException {
+        String id = uniqueId("dash-running");
+        try {
+            assertEquals(202, post(task(id, BlockingHandler.TYPE, Map.of())));
+            await().atMost(Duration.ofSeconds(20)).until(() -> blocking.running(id));
+            browser.get(root.toString());
+            By running = By.cssSelector("#workers tr[data-worker='" + worker.id() + "'] li[data-id='" + id + "']");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(running, BlockingHandler.TYPE + " · attempt 1 · "));
+            screenshot("target/dashboard-workers.png");
+            assertRowsFitTheWindow("#workers tbody tr", "data-worker");
+        } finally {
+            blocking.release(id);
+        }
+        awaitStatus(id, "succeeded");
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("#workers li[data-id='" + id + "']")));
     }
 
     /**
