@@ -129,13 +129,14 @@ class DashboardBrowserTest {
         By deadRow = By.cssSelector("#dead tr[data-id='" + doomed + "']");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(deadRow, "failure 3 of 3"));
         wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#dead tr[data-id='" + unknown + "']")));
-        screenshot("target/dashboard-dead-letter.png");
         // long ids, types and errors are cut inside their columns: the page never scrolls sideways,
         // and every row's status, attempts and buttons are inside the 1280 px window
         assertEquals(Boolean.TRUE, browser.executeScript(
                 "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"),
                 "the page is wider than the 1280 px window");
         assertRowsFitTheWindow("#dead tbody tr", "data-id");
+        // the check scrolled the last dead letter's buttons into view
+        screenshot("target/dashboard-dead-letter.png");
         assertEquals(doomed, browser.findElement(deadRow).findElement(By.cssSelector("td.id")).getAttribute("title"),
                 "the whole id is in the cell's title");
 
