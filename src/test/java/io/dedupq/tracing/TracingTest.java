@@ -145,6 +145,25 @@ class TracingTest {
     }
 
     @Test
+    void aDuplicateHasAnEnqueueSpanThatSaysSoAndARefusedBatchEndsItsSpansAsErrors() {
+        String id = uniqueId("traced-twice");
+        given().contentType(ContentType.JSON).body(task(id, QUEUE, flaky(0))).post("/api/tasks").then().statusCode(202);
+        given().contentType(ContentType.JSON).body(task(id, QUEUE, flaky(0))).post("/api/tasks").then().statusCode(200);
+        awaitStatus(id, "succeeded");
+
+        List<SpanData> enqueues = awaitSpans("enqueue " + QUEUE, id, 2);
+        assertEquals(List.of("accepted", "duplicate"), enqueues.stream().map(s -> attribute(s, "dedupq.outcome")).toList());
+        assertEquals(enqueues.get(0).getSpanId(), awaitSpans("handle " + QUEUE, id, 1).get(0).getParentSpanId(),
+                "the duplicate ran nothing: the one execution is the first enqueue's");
+
+        String valid = uniqueId("traced-refused");
+        given().contentType(ContentType.JSON).body(Map.of("tasks", List.of(task(valid, QUEUE, flaky(0)),
+                task(uniqueId("traced-refused"), QUEUE, Map.of("failures", "many"))))).post("/api/tasks/batch").then().statusCode(400);
+        SpanData refused = awaitSpans("enqueue " + QUEUE, valid, 1).get(0);
+        assertEquals(StatusCode.ERROR, refused.getStatus().getStatusCode(), "nothing was enqueued");
+    }
+
+    @Test
     void anEnvelopeWithoutATraceOrWithABrokenOneRunsUnderARootSpan() {
         String plain = uniqueId("untraced");
         String broken = uniqueId("broken-trace");
