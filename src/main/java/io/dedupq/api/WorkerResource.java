@@ -17,7 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-/** The worker processes and the age of their last heartbeat. */
+/** The worker processes, the age of their last heartbeat, and the tasks each runs right now. */
 @RolesAllowed(Roles.OPERATOR)
 @Path(ApiPaths.WORKERS)
 @Tag(name = "queues")
@@ -39,7 +39,8 @@ public class WorkerResource {
     }
 
     @GET
-    @Operation(summary = "The worker processes and the age of their last heartbeat (role operator)")
+    @Operation(summary = "The worker processes, the age of their last heartbeat and the tasks each runs right now "
+            + "(role operator)")
     @APIResponse(responseCode = "200", description = "One entry per worker", content = @Content(
             mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY,
                     implementation = WorkerDirectory.WorkerView.class)))

@@ -83,6 +83,22 @@ public interface DedupqConfig {
 
     Dashboard dashboard();
 
+    Tracing tracing();
+
+    /**
+     * dedupq's OpenTelemetry spans (enqueue, wait, handle) and the trace context in the envelope
+     * (docs/operations.md, "Tracing"). They follow the application's OpenTelemetry SDK, which dedupq
+     * leaves off until an exporter endpoint is configured ({@link OtelDefaultsConfigSourceFactory}).
+     */
+    interface Tracing {
+        /**
+         * Trace tasks while the OpenTelemetry SDK is on; {@code false} keeps dedupq's spans and the
+         * envelope's trace fields out of an application that traces its own work.
+         */
+        @WithDefault("true")
+        boolean enabled();
+    }
+
     /**
      * The service's example task types, payment and voucher: their handlers, their queues and
      * their endpoints ({@code /api/accounts}, {@code /api/campaigns}). Read when the application

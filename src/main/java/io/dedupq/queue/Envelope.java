@@ -2,6 +2,7 @@ package io.dedupq.queue;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,37 +10,61 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * The wire format on the lists, documented in README so that any producer can push it:
- * {@code {"id","type","payload","attempt","enqueuedAt"}}. Unknown fields are ignored; a missing
- * attempt or enqueuedAt counts as 0, as claim.lua reads it.
+ * {@code {"id","type","payload","attempt","enqueuedAt"}}, and with tracing on the W3C trace context
+ * of the task's enqueue span ({@code "traceparent"}, {@code "tracestate"}; see docs/operations.md).
+ * Unknown fields are ignored; a missing attempt or enqueuedAt counts as 0, as claim.lua reads it;
+ * a trace field that is not text is ignored, never a reason to fail the task.
  */
 @RegisterForReflection
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Envelope(String id, String type, JsonNode payload, int attempt, long enqueuedAt) {
+public record Envelope(String id, String type, JsonNode payload, int attempt, long enqueuedAt,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate) {
+
+    /** The W3C trace context an envelope carries (tracestate may be null). */
+    public record Trace(String traceparent, String tracestate) {
+    }
 
     @JsonCreator
     static Envelope read(@JsonProperty("id") String id, @JsonProperty("type") String type,
             @JsonProperty("payload") JsonNode payload, @JsonProperty("attempt") Integer attempt,
-            @JsonProperty("enqueuedAt") Long enqueuedAt) {
-        return new Envelope(id, type, payload, attempt == null ? 0 : attempt, enqueuedAt == null ? 0 : enqueuedAt);
+            @JsonProperty("enqueuedAt") Long enqueuedAt, @JsonProperty("traceparent") JsonNode traceparent,
+            @JsonProperty("tracestate") JsonNode tracestate) {
+        return new Envelope(id, type, payload, attempt == null ? 0 : attempt, enqueuedAt == null ? 0 : enqueuedAt,
+                text(traceparent), text(tracestate));
     }
 
     /**
      * The JSON of a first attempt whose payload is JSON text already, as the mapper writes this
      * record: enqueue has the payload's text for its digest, and serialising it a second time
-     * inside the envelope cost as much again.
+     * inside the envelope cost as much again. {@code trace} is null with tracing off.
      */
-    public static String firstAttemptJson(String id, String type, String payloadJson, long enqueuedAt) {
+    public static String firstAttemptJson(String id, String type, String payloadJson, long enqueuedAt, Trace trace) {
         StringBuilder json = new StringBuilder(payloadJson.length() + id.length() + type.length() + 72);
         JsonStringEncoder quote = JsonStringEncoder.getInstance();
         json.append("{\"id\":\"");
         quote.quoteAsString(id, json);
         json.append("\",\"type\":\"");
         quote.quoteAsString(type, json);
-        return json.append("\",\"payload\":").append(payloadJson).append(",\"attempt\":0,\"enqueuedAt\":").append(enqueuedAt)
-                .append('}').toString();
+        json.append("\",\"payload\":").append(payloadJson).append(",\"attempt\":0,\"enqueuedAt\":").append(enqueuedAt);
+        if (trace != null) {
+            json.append(",\"traceparent\":\"");
+            quote.quoteAsString(trace.traceparent(), json);
+            json.append('"');
+            if (trace.tracestate() != null) {
+                json.append(",\"tracestate\":\"");
+                quote.quoteAsString(trace.tracestate(), json);
+                json.append('"');
+            }
+        }
+        return json.append('}').toString();
     }
 
     public Envelope nextAttempt() {
-        return new Envelope(id, type, payload, attempt + 1, enqueuedAt);
+        return new Envelope(id, type, payload, attempt + 1, enqueuedAt, traceparent, tracestate);
+    }
+
+    private static String text(JsonNode node) {
+        return node != null && node.isTextual() ? node.textValue() : null;
     }
 }

@@ -11,11 +11,11 @@ import java.util.Map;
  * order, and the reply is looked up by the same names, so no reader counts positions.
  * Numbers are read tolerantly: a hash written by a producer's own script may hold "1e+17" or "12.5".
  */
-final class HashFields {
+public final class HashFields {
 
     private final Map<String, Response> values;
 
-    HashFields(List<String> names, Response reply) {
+    public HashFields(List<String> names, Response reply) {
         values = new HashMap<>(names.size() * 2);
         for (int i = 0; i < names.size(); i++) {
             values.put(names.get(i), reply.get(i));
@@ -23,33 +23,33 @@ final class HashFields {
     }
 
     /** HMGET of {@code names} from the hash at {@code key}. */
-    static KeyedCommand hmget(String key, List<String> names) {
+    public static KeyedCommand hmget(String key, List<String> names) {
         KeyedCommand hmget = KeyedCommand.of(Command.HMGET, key);
         names.forEach(hmget::arg);
         return hmget;
     }
 
     /** The field's raw value, null when the hash has none. */
-    Response raw(String name) {
+    public Response raw(String name) {
         if (!values.containsKey(name)) {
             throw new IllegalArgumentException("field " + name + " was not asked for");
         }
         return values.get(name);
     }
 
-    String text(String name) {
+    public String text(String name) {
         Response value = raw(name);
         return value == null ? null : value.toString();
     }
 
     /** The field as a whole number, 0 when absent or not a number (a counter never incremented). */
-    long count(String name) {
+    public long count(String name) {
         Long n = number(name);
         return n == null ? 0 : n;
     }
 
     /** The field as a whole number, null when absent or not a number. */
-    Long number(String name) {
+    public Long number(String name) {
         String text = text(name);
         if (text == null) {
             return null;

@@ -10,6 +10,8 @@ import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.handler.PayloadBinder;
 import io.dedupq.handler.TaskHandler;
 import io.dedupq.metrics.TaskMetrics;
+import io.dedupq.tracing.EnqueueSpans;
+import io.dedupq.tracing.TaskTracing;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
@@ -48,10 +50,12 @@ public class TaskQueue {
     private final TaskMetrics metrics;
     private final TaskCanceller canceller;
     private final DedupqConfig config;
+    private final TaskTracing tracing;
 
     public TaskQueue(HandlerRegistry registry, PayloadBinder binder, @DedupqJson ObjectMapper mapper, QueueStore store,
-            Clock clock, TaskMetrics metrics, TaskCanceller canceller, DedupqConfig config) {
+            Clock clock, TaskMetrics metrics, TaskCanceller canceller, DedupqConfig config, TaskTracing tracing) {
         this.registry = registry;
+        this.tracing = tracing;
         this.config = config;
         this.binder = binder;
         this.mapper = mapper;
@@ -103,15 +107,20 @@ public class TaskQueue {
      * exceptions, and no thread waits for Redis.
      */
     public Uni<List<EnqueueResult>> enqueueAllAsync(List<TaskSubmission> submissions) {
+        EnqueueSpans spans = tracing.on() ? tracing.enqueueSpans() : null;
         List<Prepared> prepared;
         try {
-            prepared = prepareAll(submissions);
+            prepared = prepareAll(submissions, spans);
         } catch (InvalidTaskException e) {
+            if (spans != null) {
+                spans.failed(e);
+            }
             return Uni.createFrom().failure(e);
         }
-        return store.enqueue(prepared)
+        Uni<List<EnqueueResult>> results = store.enqueue(prepared)
                 .onFailure(FaultToleranceException.class).transform(StoreUnavailableException::new)
-                .invoke(results -> countAccepted(prepared, results));
+                .invoke(answers -> countAccepted(prepared, answers));
+        return spans == null ? results : results.invoke(spans::answered).onFailure().invoke(spans::failed);
     }
 
     /** The accepted tasks, counted once per run of tasks of one queue and type (a batch is usually one run). */
@@ -135,11 +144,16 @@ public class TaskQueue {
      * is enqueued. One invalid task throws {@link InvalidTaskException} naming every wrong field.
      */
     public List<Prepared> prepareAll(List<TaskSubmission> submissions) {
+        return prepareAll(submissions, null);
+    }
+
+    /** {@link #prepareAll(List)}, starting each task's enqueue span in {@code spans} (null: tracing off). */
+    private List<Prepared> prepareAll(List<TaskSubmission> submissions, EnqueueSpans spans) {
         boolean single = submissions.size() == 1;
         List<Prepared> prepared = new ArrayList<>(submissions.size());
         List<FieldError> errors = new ArrayList<>();
         for (int i = 0; i < submissions.size(); i++) {
-            prepare(submissions.get(i), single ? "" : "tasks[" + i + "].", prepared, errors);
+            prepare(submissions.get(i), single ? "" : "tasks[" + i + "].", prepared, errors, spans);
         }
         if (!errors.isEmpty()) {
             throw new InvalidTaskException(errors);
@@ -173,7 +187,7 @@ public class TaskQueue {
         }
     }
 
-    private void prepare(TaskSubmission task, String path, List<Prepared> out, List<FieldError> errors) {
+    private void prepare(TaskSubmission task, String path, List<Prepared> out, List<FieldError> errors, EnqueueSpans spans) {
         int before = errors.size();
         Optional<TaskHandler<?>> handler = task.type() == null ? Optional.empty() : registry.handler(task.type());
         String queue = handler.isPresent() ? registry.queueOf(task.type()) : null;
@@ -199,8 +213,10 @@ public class TaskQueue {
         try {
             // the record's own form (its defaults, its number formats) is what the digest and the worker see
             String payload = mapper.writeValueAsString(mapper.valueToTree(bound.value()));
+            // the trace context is not part of the digest: a resubmission from another trace is the same task
+            Envelope.Trace trace = spans == null ? null : spans.start(id, task.type(), queue);
             out.add(new Prepared(id, task.type(), queue, digest(task.type(), payload),
-                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis())));
+                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace)));
         } catch (JsonProcessingException e) {
             errors.add(new FieldError(path + "payload", "cannot be serialised"));
         }

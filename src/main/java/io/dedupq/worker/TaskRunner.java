@@ -17,6 +17,9 @@ import io.dedupq.queue.Envelope;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.TaskStatus;
+import io.dedupq.tracing.ExecutionSpan;
+import io.dedupq.tracing.TaskTracing;
+import io.opentelemetry.context.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.stream.Collectors;
@@ -40,9 +43,11 @@ public class TaskRunner {
     private final QueuePartitions partitions;
     private final Clock clock;
     private final TaskMetrics metrics;
+    private final TaskTracing tracing;
 
     public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Watchdog watchdog,
-            @DedupqJson ObjectMapper mapper, QueuePartitions partitions, Clock clock, TaskMetrics metrics) {
+            @DedupqJson ObjectMapper mapper, QueuePartitions partitions, Clock clock, TaskMetrics metrics, TaskTracing tracing) {
+        this.tracing = tracing;
         this.registry = registry;
         this.binder = binder;
         this.watchdog = watchdog;
@@ -70,8 +75,16 @@ public class TaskRunner {
             envelope = null;
         }
         metrics.started(partition, envelope);
-        Verdict verdict = envelope == null ? fail(partition, null, claim, TaskStatus.FAILED, "malformed envelope", false)
-                : execute(partition, envelope, claim);
+        // null with tracing off: nothing else of tracing on this path
+        ExecutionSpan span = tracing.on() ? tracing.execution(partition, claim.id(), envelope, started) : null;
+        Verdict verdict;
+        try (Scope current = span == null ? null : span.makeCurrent()) {
+            verdict = envelope == null ? fail(partition, null, claim, TaskStatus.FAILED, "malformed envelope", false)
+                    : execute(partition, envelope, claim);
+        }
+        if (span != null) {
+            span.end(verdict.status, verdict.detail);
+        }
         String type = typeOf(envelope);
         int attempt = envelope == null ? 0 : envelope.attempt();
         // written here, not where the outcome is recorded: that is the event loop, which must not wait for a log

@@ -31,6 +31,13 @@ function el(tag, text, className) {
   return node;
 }
 
+/** A cell of a fixed-layout table: a value too long for its column ends in an ellipsis, the whole of it in the title. */
+function cut(text, className) {
+  const cell = el("td", text, className);
+  cell.title = cell.textContent;
+  return cell;
+}
+
 function time(ms) {
   return ms ? new Date(Number(ms)).toLocaleString() : "—";
 }
@@ -116,15 +123,38 @@ function renderChart() {
   svg.replaceChildren(...parts, axis, start);
 }
 
+function seconds(ms) {
+  return (ms / 1000).toFixed(1) + " s";
+}
+
+/** A worker's running tasks: id, queue, attempt (1 for the first run) and for how long, longest first. */
+function runningList(tasks) {
+  const list = el("ul", null, "running");
+  list.append(...tasks.map(t => {
+    const item = el("li");
+    item.dataset.id = t.id;
+    const id = el("span", t.id, "id");
+    id.title = t.id;
+    const meta = el("span", t.queue + " · attempt " + (t.attempt + 1) + " · " + seconds(t.elapsedMs), "meta");
+    meta.title = "since " + time(t.since);
+    item.append(id, meta);
+    return item;
+  }));
+  return list;
+}
+
 function renderWorkers(workers) {
   const body = document.querySelector("#workers tbody");
   body.replaceChildren(...workers.map(w => {
     const row = el("tr");
+    row.dataset.worker = w.id;
     const dot = el("span", null, w.alive ? "dot alive" : "dot");
     dot.title = w.alive ? "alive" : "heartbeat expired";
     const state = el("td");
     state.append(dot);
-    row.append(state, el("td", w.id), el("td", (w.ageMs / 1000).toFixed(1) + " s ago", "num"));
+    const running = el("td", w.running.length ? null : "idle", w.running.length ? "tasks" : "tasks muted");
+    if (w.running.length) running.append(runningList(w.running));
+    row.append(state, cut(w.id), el("td", seconds(w.ageMs) + " ago", "num"), running);
     return row;
   }));
   if (!workers.length) {
@@ -149,10 +179,10 @@ async function renderDead(queues) {
     for (const letter of page.entries) {
       const row = el("tr");
       row.dataset.id = letter.id || "";
-      row.append(el("td", page.queue), el("td", letter.id || "(not a task)", "id"), el("td", letter.type || "—"),
-        el("td", letter.status), el("td", letter.attempts, "num"), el("td", time(letter.deadLetteredAt)),
-        el("td", letter.lastError || "", "error"));
-      const actions = el("td");
+      row.append(cut(page.queue), cut(letter.id || "(not a task)", "id"), cut(letter.type || "—"),
+        cut(letter.status), cut(letter.attempts, "num"), cut(time(letter.deadLetteredAt)),
+        cut(letter.lastError || "", "error"));
+      const actions = el("td", null, "actions");
       if (letter.id) {
         const path = "/api/queues/" + encodeURIComponent(page.queue) + "/dead/" + encodeURIComponent(letter.id);
         const retry = el("button", "Retry", "retry");

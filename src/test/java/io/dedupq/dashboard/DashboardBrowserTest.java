@@ -5,13 +5,22 @@ import static io.dedupq.support.Api.flaky;
 import static io.dedupq.support.Api.post;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.dedupq.queue.RedisCalls;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.BlockingHandler;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.RedisTestResource;
+import io.dedupq.worker.WorkerIdentity;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
 import jakarta.inject.Inject;
 import java.io.File;
 import java.io.IOException;
@@ -21,6 +30,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,7 +46,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The dashboard in a real headless Chromium (Debian's chromium and chromedriver): counts that
- * change after tasks are enqueued, a dead letter retried by a click, a task looked up by id.
+ * change after tasks are enqueued, a dead letter retried by a click, a task looked up by id, the
+ * task a worker runs right now; every row's cells and buttons inside the 1280 px window.
  * Screenshots land in target/dashboard*.png.
  */
 @QuarkusTest
@@ -51,6 +63,18 @@ class DashboardBrowserTest {
 
     @Inject
     FlakyHandler handler;
+
+    @Inject
+    RedisCalls redis;
+
+    @Inject
+    RedisKeys keys;
+
+    @Inject
+    BlockingHandler blocking;
+
+    @Inject
+    WorkerIdentity worker;
 
     private ChromeDriver browser;
     private WebDriverWait wait;
@@ -96,14 +120,29 @@ class DashboardBrowserTest {
         // as long as ids may be (128), and without a break, as a producer may send it
         String doomed = uniqueId("dash-dead-" + "x".repeat(128 - 47));
         assertEquals(202, post(task(doomed, "flaky", flaky(3))));
+        // and one pushed by a producer with a type no handler has, 300 characters without a break:
+        // it is dead-lettered at once, with that type in its type and in its error
+        String unknown = uniqueId("dash-type");
+        redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(whole(QUEUE)))
+                .arg("{\"id\":\"" + unknown + "\",\"type\":\"" + "t".repeat(300) + "\",\"payload\":{},\"attempt\":0}"));
         awaitStatus(doomed, "dead");
         By deadRow = By.cssSelector("#dead tr[data-id='" + doomed + "']");
         wait.until(ExpectedConditions.textToBePresentInElementLocated(deadRow, "failure 3 of 3"));
-        screenshot("target/dashboard-dead-letter.png");
-        // a long id and error wrap inside the card: the page never scrolls sideways, no button is cut off
+        wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#dead tr[data-id='" + unknown + "']")));
+        // long ids, types and errors are cut inside their columns: the page never scrolls sideways,
+        // and every row's status, attempts and buttons are inside the 1280 px window
         assertEquals(Boolean.TRUE, browser.executeScript(
                 "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"),
                 "the page is wider than the 1280 px window");
+        assertRowsFitTheWindow("#dead tbody tr", "data-id");
+        // the check scrolled the last dead letter's buttons into view
+        screenshot("target/dashboard-dead-letter.png");
+        assertEquals(doomed, browser.findElement(deadRow).findElement(By.cssSelector("td.id")).getAttribute("title"),
+                "the whole id is in the cell's title");
+
+        By unknownRow = By.cssSelector("#dead tr[data-id='" + unknown + "']");
+        browser.findElement(unknownRow).findElement(By.cssSelector("button.discard")).click();
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(unknownRow));
 
         browser.findElement(deadRow).findElement(By.cssSelector("button.retry")).click();
         awaitStatus(doomed, "succeeded");
@@ -114,6 +153,56 @@ class DashboardBrowserTest {
         browser.findElement(By.cssSelector("#lookup-form button")).click();
         wait.until(ExpectedConditions.textToBe(By.cssSelector("#task dd[data-field='status']"), "succeeded"));
         screenshot("target/dashboard.png");
+    }
+
+    @Test
+    void theWorkerViewListsTheTaskAWorkerRunsRightNow() throws IOException {
+        String id = uniqueId("dash-running");
+        try {
+            assertEquals(202, post(task(id, BlockingHandler.TYPE, Map.of())));
+            await().atMost(Duration.ofSeconds(20)).until(() -> blocking.running(id));
+            browser.get(root.toString());
+            By running = By.cssSelector("#workers tr[data-worker='" + worker.id() + "'] li[data-id='" + id + "']");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(running, BlockingHandler.TYPE + " · attempt 1 · "));
+            screenshot("target/dashboard-workers.png");
+            assertRowsFitTheWindow("#workers tbody tr", "data-worker");
+        } finally {
+            blocking.release(id);
+        }
+        awaitStatus(id, "succeeded");
+        wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("#workers li[data-id='" + id + "']")));
+    }
+
+    /**
+     * Every cell of the rows lies within the window's width, and every button in them is where a
+     * click lands: inside the window, neither cut off by its cell nor covered. Measured in one
+     * script, between two of the page's polls (which rebuild the workers' rows).
+     */
+    private void assertRowsFitTheWindow(String rows, String nameAttribute) {
+        assertFalse(browser.findElements(By.cssSelector(rows)).isEmpty(), "no rows to check");
+        @SuppressWarnings("unchecked")
+        List<String> misplaced = (List<String>) browser.executeScript("""
+                const [selector, nameAttribute] = arguments;
+                const width = document.documentElement.clientWidth;
+                const misplaced = [];
+                const outside = r => r.width <= 0 || r.left < 0 || r.right > width;
+                for (const row of document.querySelectorAll(selector)) {
+                  const name = "row " + row.getAttribute(nameAttribute);
+                  for (const cell of row.cells) {
+                    const r = cell.getBoundingClientRect();
+                    if (outside(r)) misplaced.push(name + ": cell '" + cell.textContent + "' at x " + r.left + "-" + r.right);
+                  }
+                  for (const button of row.querySelectorAll("button")) {
+                    button.scrollIntoView({block: "center", inline: "nearest"});
+                    const r = button.getBoundingClientRect();
+                    if (outside(r)) misplaced.push(name + ": button " + button.textContent + " at x " + r.left + "-" + r.right);
+                    else if (document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2) !== button)
+                      misplaced.push(name + ": a click on the middle of " + button.textContent + " does not reach it");
+                  }
+                }
+                return misplaced;""", rows, nameAttribute);
+        assertEquals(List.of(), misplaced, "outside the " + browser.executeScript(
+                "return document.documentElement.clientWidth") + " px window, or out of a click's reach");
     }
 
     private void screenshot(String file) throws IOException {

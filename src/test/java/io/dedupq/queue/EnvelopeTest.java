@@ -1,6 +1,8 @@
 package io.dedupq.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +13,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** The envelope on the lists, read as any producer may write it and written as the worker does. */
 class EnvelopeTest {
+
+    private static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
     private final ObjectMapper mapper = JsonConfig.newStrictMapper();
 
@@ -42,7 +46,7 @@ class EnvelopeTest {
 
         Envelope next = first.nextAttempt();
 
-        assertEquals(new Envelope("t-1", "payment", first.payload(), 1, 5), next);
+        assertEquals(new Envelope("t-1", "payment", first.payload(), 1, 5, null, null), next);
         assertEquals(next, mapper.readValue(mapper.writeValueAsString(next), Envelope.class), "written as it is read");
     }
 
@@ -51,7 +55,43 @@ class EnvelopeTest {
     void aFirstAttemptWrittenFromItsPayloadTextIsWhatTheMapperWrites(String type) throws Exception {
         JsonNode payload = mapper.readTree("{\"amount\":\"12.50\",\"n\":[1,2.5,null],\"s\":\"a\\\"b\"}");
 
-        assertEquals(mapper.writeValueAsString(new Envelope("t-1:x", type, payload, 0, 1_700_000_000_123L)),
-                Envelope.firstAttemptJson("t-1:x", type, mapper.writeValueAsString(payload), 1_700_000_000_123L));
+        assertEquals(mapper.writeValueAsString(new Envelope("t-1:x", type, payload, 0, 1_700_000_000_123L, null, null)),
+                Envelope.firstAttemptJson("t-1:x", type, mapper.writeValueAsString(payload), 1_700_000_000_123L, null));
+    }
+
+    @Test
+    void withoutATraceTheEnvelopeHasNoTraceField() throws Exception {
+        String written = mapper.writeValueAsString(mapper.readValue("{\"id\":\"t-1\",\"type\":\"payment\",\"payload\":{}}",
+                Envelope.class).nextAttempt());
+
+        assertFalse(written.contains("trace"), written);
+    }
+
+    @Test
+    void aTraceContextIsReadWrittenAndKeptByTheNextAttempt() throws Exception {
+        JsonNode payload = mapper.readTree("{\"a\":1}");
+        Envelope.Trace trace = new Envelope.Trace(TRACEPARENT, "vendor=a\"b");
+        String first = Envelope.firstAttemptJson("t-1", "payment", mapper.writeValueAsString(payload), 5, trace);
+
+        Envelope read = mapper.readValue(first, Envelope.class);
+
+        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, "vendor=a\"b"), read);
+        assertEquals(first, mapper.writeValueAsString(read), "written as the mapper writes it");
+        assertEquals(TRACEPARENT, read.nextAttempt().traceparent());
+        assertEquals("vendor=a\"b", read.nextAttempt().tracestate());
+        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, null),
+                mapper.readValue(Envelope.firstAttemptJson("t-1", "payment", "{\"a\":1}", 5, new Envelope.Trace(TRACEPARENT, null)),
+                        Envelope.class), "no tracestate");
+    }
+
+    @ParameterizedTest(name = "traceparent {0}")
+    @ValueSource(strings = {"42", "null", "{\"a\":1}", "[\"00\"]", "true"})
+    void aTraceFieldThatIsNotTextIsIgnoredAndTheTaskStillReads(String value) throws Exception {
+        Envelope e = mapper.readValue("{\"id\":\"t-1\",\"type\":\"payment\",\"payload\":{},\"traceparent\":" + value
+                + ",\"tracestate\":" + value + "}", Envelope.class);
+
+        assertEquals("t-1", e.id());
+        assertNull(e.traceparent());
+        assertNull(e.tracestate());
     }
 }
