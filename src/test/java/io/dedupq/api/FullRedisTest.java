@@ -69,13 +69,21 @@ class FullRedisTest {
                 batch.add(task("full-" + batches + "-" + k, "flaky", flaky(0)));
             }
             Response answer = Api.submitBatch(batch);
+            // 503: Redis did not answer in time (a loaded host); as the answer says, the same ids
+            // are sent again, and those that got through the first time answer as duplicates
+            int again = 0;
+            for (; answer.statusCode() == 503 && again < 5; again++) {
+                answer = Api.submitBatch(batch);
+            }
             List<String> ids = batch.stream().map(t -> (String) t.get("id")).toList();
             if (answer.statusCode() == 507) {
                 assertFull(answer);
                 refused.addAll(ids);
             } else {
                 assertEquals(200, answer.statusCode(), answer.asString());
-                assertEquals(500, answer.jsonPath().getInt("accepted"), answer.asString());
+                JsonPath reply = answer.jsonPath();
+                assertEquals(500, reply.getInt("accepted") + reply.getInt("duplicates"), answer.asString());
+                assertTrue(again > 0 || reply.getInt("duplicates") == 0, answer.asString());
                 accepted.addAll(ids);
             }
         }
@@ -85,12 +93,18 @@ class FullRedisTest {
         // memory moves a little while workers finish tasks: single tasks until one is refused too
         String single = null;
         for (int i = 0; single == null && i < 2_000; i++) {
-            Response answer = Api.submit(task("full-single-" + i, "flaky", flaky(0)));
+            Map<String, Object> task = task("full-single-" + i, "flaky", flaky(0));
+            Response answer = Api.submit(task);
+            int again = 0;
+            for (; answer.statusCode() == 503 && again < 5; again++) {
+                answer = Api.submit(task);
+            }
             if (answer.statusCode() == 507) {
                 assertFull(answer);
                 single = "full-single-" + i;
             } else {
-                assertEquals(202, answer.statusCode(), answer.asString());
+                // 200 (duplicate) only for a task sent again after a 503: its first send got through
+                assertTrue(answer.statusCode() == 202 || again > 0 && answer.statusCode() == 200, answer.asString());
                 accepted.add("full-single-" + i);
             }
         }
