@@ -74,9 +74,12 @@ public class RedisKeys {
         return prefix + ":joblock:" + name;
     }
 
-    /** The stats roll-ups of the example scheduled job, newest first. */
+    /**
+     * The stats roll-ups of the example scheduled job, scored by fire time: pods finish ticks
+     * out of order, so the order comes from the score, not from when an entry was written.
+     */
     public String rollups() {
-        return prefix + ":rollups";
+        return prefix + ":rollups:by-tick";
     }
 
     public String account(String id) {

@@ -21,8 +21,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The example once-per-tick job: on every fire time of {@code dedupq.jobs.rollup-cron} one pod
- * (whichever takes the tick's lock first) appends the counts of every queue to a capped list,
- * a history that dashboards can plot.
+ * (whichever takes the tick's lock first) adds the counts of every queue to a capped history,
+ * ordered by fire time, that dashboards can plot.
  */
 @ApplicationScoped
 public class StatsRollup {
@@ -51,10 +51,10 @@ public class StatsRollup {
     @Scheduled(identity = "stats-rollup", cron = "${dedupq.jobs.rollup-cron}", skipExecutionIf = OncePerTick.class)
     void rollUp(ScheduledExecution execution) throws JsonProcessingException {
         try {
-            String entry = mapper.writeValueAsString(
-                    new Rollup(execution.getScheduledFireTime().toEpochMilli(), store.stats()));
-            redis.batch(List.of(KeyedCommand.of(Command.LPUSH, keys.rollups()).arg(entry),
-                    KeyedCommand.of(Command.LTRIM, keys.rollups()).arg(0).arg(config.jobs().rollupKeep() - 1)));
+            long at = execution.getScheduledFireTime().toEpochMilli();
+            String entry = mapper.writeValueAsString(new Rollup(at, store.stats()));
+            redis.batch(List.of(KeyedCommand.of(Command.ZADD, keys.rollups()).arg(at).arg(entry),
+                    KeyedCommand.of(Command.ZREMRANGEBYRANK, keys.rollups()).arg(0).arg(-config.jobs().rollupKeep() - 1)));
         } catch (StoreUnavailableException | FaultToleranceException e) {
             // a missed roll-up is a gap in the history, not worth a stack trace on every tick
             LOG.warnf("stats roll-up of %s skipped: %s", execution.getScheduledFireTime(), e.getMessage());
@@ -65,7 +65,7 @@ public class StatsRollup {
     @ApplyGuard(RedisGuard.NAME)
     public List<JsonNode> recent(int limit) throws JsonProcessingException {
         List<JsonNode> entries = new ArrayList<>();
-        for (Response raw : redis.send(Request.cmd(Command.LRANGE).arg(keys.rollups()).arg(0).arg(limit - 1))) {
+        for (Response raw : redis.send(Request.cmd(Command.ZREVRANGE).arg(keys.rollups()).arg(0).arg(limit - 1))) {
             entries.add(mapper.readTree(raw.toString()));
         }
         return entries;

@@ -101,7 +101,7 @@ class OncePerTickTest {
 
     @Test
     void statsRollupWritesOneEntryPerTick() {
-        await().atMost(Duration.ofSeconds(20)).until(() -> redis.llen(keys.rollups()) >= 3);
+        await().atMost(Duration.ofSeconds(20)).until(() -> redis.zrange(keys.rollups()).size() >= 3);
 
         JsonPath rollups = given().get("/api/rollups?limit=3").then().statusCode(200).extract().jsonPath();
         List<Long> at = rollups.getList("at", Long.class);

@@ -61,7 +61,7 @@ class RedisKeysTest {
     void globalAndResourceKeys() {
         assertEquals("dedupq:workers", keys.workers());
         assertEquals("dedupq:joblock:reaper", keys.jobLock("reaper"));
-        assertEquals("dedupq:rollups", keys.rollups());
+        assertEquals("dedupq:rollups:by-tick", keys.rollups());
         assertEquals("dedupq:account:{acc-1}", keys.account("acc-1"));
         assertEquals("dedupq:account:{acc-1}:ledger", keys.accountLedger("acc-1"));
         assertEquals("dedupq:account:{acc-1}:applied", keys.accountApplied("acc-1"));
