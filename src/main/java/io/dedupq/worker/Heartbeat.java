@@ -24,6 +24,7 @@ public class Heartbeat {
     private final DedupqConfig config;
     private final PeriodicLoop loop = new PeriodicLoop("heartbeat");
     private volatile long beatingSince;
+    private long lastLanded;
 
     public Heartbeat(RedisCalls redis, RedisKeys keys, WorkerIdentity worker, QueuePartitions partitions,
             DedupqConfig config) {
@@ -49,18 +50,27 @@ public class Heartbeat {
             beats.add(new BeatScript.Call(keys.workers(partition), worker.id()).script());
         }
         beats.add(new BeatScript.Call(keys.workers(), worker.id()).script());
-        long started = System.nanoTime();
         try {
             redis.scripts(beats);
         } catch (RuntimeException e) {
             beatingSince = 0;
             throw e;
         }
-        long finished = System.nanoTime();
-        // a beat that hung (Redis paused) counts as an interruption too
-        if (beatingSince == 0 || finished - started > config.worker().heartbeatInterval().toNanos()) {
-            beatingSince = finished;
+        long landed = System.nanoTime();
+        if (beatingSince == 0 || landed - lastLanded > interruption()) {
+            beatingSince = landed;
         }
+        lastLanded = landed;
+    }
+
+    /**
+     * A gap between two landed beats that may have let a live worker's heartbeat look expired
+     * (Redis paused or slow for about as long as the expiry): the other workers' beats were held
+     * up as long as ours, give or take one interval. Shorter gaps, a beat slowed by a loaded host,
+     * say, leave every heartbeat fresh and do not interrupt.
+     */
+    private long interruption() {
+        return config.worker().heartbeatExpiry().minus(config.worker().heartbeatInterval()).toNanos();
     }
 
     /** How long beats have landed on time without an interruption; zero while failing. */

@@ -1,0 +1,69 @@
+package io.dedupq.worker;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.config.RedisProcess;
+import io.dedupq.support.RedisTestResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reaper's wait after an interruption ({@link Heartbeat#beatingFor()}): a freeze of Redis
+ * shorter than the expiry less one interval (2 s and 300 ms in the test profile) holds a beat up
+ * longer than an interval but ages no heartbeat enough to matter, so the wait goes on; a freeze
+ * as long as the expiry starts it again.
+ */
+@QuarkusTest
+@WithTestResource(RedisTestResource.class)
+class HeartbeatGateTest {
+
+    private final RedisProcess redis = RedisTestResource.redis();
+
+    @Inject
+    Heartbeat heartbeat;
+
+    @AfterEach
+    void redisRunsAgain() {
+        RedisTestResource.runAgain();
+    }
+
+    private void freeze(Duration length) throws InterruptedException {
+        redis.pause();
+        try {
+            Thread.sleep(length.toMillis());
+        } finally {
+            redis.resume();
+        }
+    }
+
+    @Test
+    void aBeatHeldUpLongerThanAnIntervalIsNoInterruption() throws InterruptedException {
+        await().atMost(Duration.ofSeconds(20)).until(() -> heartbeat.beatingFor().toMillis() >= 1_000);
+        Duration before = heartbeat.beatingFor();
+
+        // 650 ms: every beat interval (300 ms) overlaps it, so a beat in flight waits > 300 ms
+        freeze(Duration.ofMillis(650));
+        Thread.sleep(1_000);
+
+        assertTrue(heartbeat.beatingFor().compareTo(before.plusMillis(1_500)) >= 0,
+                "still beating since before the freeze: " + before + " then " + heartbeat.beatingFor());
+    }
+
+    @Test
+    void aFreezeAsLongAsTheExpiryStartsTheWaitAgain() throws InterruptedException {
+        await().atMost(Duration.ofSeconds(20)).until(() -> heartbeat.beatingFor().toMillis() >= 3_000);
+
+        freeze(Duration.ofMillis(2_500));
+        long thawed = System.nanoTime();
+        await().atMost(Duration.ofSeconds(5)).until(() -> heartbeat.beatingFor().compareTo(Duration.ZERO) > 0);
+
+        Duration sinceThaw = Duration.ofNanos(System.nanoTime() - thawed);
+        assertTrue(heartbeat.beatingFor().compareTo(sinceThaw) <= 0,
+                "beating counted from after the freeze: " + heartbeat.beatingFor() + " within " + sinceThaw);
+    }
+}
