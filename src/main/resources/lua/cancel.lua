@@ -1,30 +1,40 @@
 --[[
-  cancel: end a task that is still waiting (queued, or retrying in delayed) before it runs.
+  cancel: end a task that is waiting (queued, or retrying in delayed) or running.
   Read and written by io.dedupq.queue.CancelScript, nowhere else.
 
   The task becomes terminal like a finished one: status cancelled, a done marker for the dedup
   window (a copy that still turns up is dropped by claim.lua as done, enqueue answers
   duplicate), and the task hash expires after the result retention. Its waiting copies are taken out of
-  pending and delayed; finding them reads both (cost grows with their length). A running task
-  or one already terminal is left as it is.
+  pending and delayed; finding them reads both (cost grows with their length). A task already
+  terminal is left as it is.
+
+  A running task: its execution's token moves from token to cancelledBy (so claim.lua's outcome
+  part sees the execution no longer owns the task, and answers "cancelled"), its lock is deleted
+  if it still holds that token (the id is no longer held; the done marker keeps copies out), and
+  {"id","token"} is PUBLISHed on the cancel channel so that the worker running it interrupts the
+  handler. The running copy stays in that worker's processing list: the worker's outcome removes
+  it, or the reaper requeues it if the worker died and claim.lua drops it as done.
 
   KEYS[1] task hash           {p:Q}:task:<id>
   KEYS[2] done marker         {p:Q}:done:<id>
   KEYS[3] pending list        {p:Q}:pending
   KEYS[4] delayed zset        {p:Q}:delayed
   KEYS[5] stats hash          {p:Q}:stats
+  KEYS[6] lock                {p:Q}:lock:<id>
   ARGV[1] task id
   ARGV[2] now (ms)
   ARGV[3] dedup window (ms)
   ARGV[4] result retention (ms, at most the window)
+  ARGV[5] cancel channel      <prefix>:cancel (not a key: PUBLISH reaches every node's subscribers)
 
   Returns {code, status}: {1, "cancelled"} cancelled; {0, ""} no such task;
-  {-1, <status>} not cancellable in that status (running, or already terminal).
+  {-1, <status>} not cancellable in that status (already terminal).
 ]]
 local id = ARGV[1]
-local status = redis.call('HGET', KEYS[1], 'status')
+local task = redis.call('HMGET', KEYS[1], 'status', 'token')
+local status, token = task[1], task[2]
 if not status then return { 0, '' } end
-if status ~= 'queued' and status ~= 'retrying' then return { -1, status } end
+if status ~= 'queued' and status ~= 'retrying' and status ~= 'running' then return { -1, status } end
 
 -- a plain text search first; only candidates are decoded
 local function copyOf(raw)
@@ -42,6 +52,12 @@ end
 
 redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
 redis.call('HDEL', KEYS[1], 'nextAttemptAt')
+if status == 'running' and token then
+  redis.call('HSET', KEYS[1], 'cancelledBy', token)
+  redis.call('HDEL', KEYS[1], 'token')
+  if redis.call('GET', KEYS[6]) == token then redis.call('DEL', KEYS[6]) end
+  redis.call('PUBLISH', ARGV[5], cjson.encode({ id = id, token = token }))
+end
 -- 4 is cancelled among the done markers' outcome codes (claim.lua says why they are numbers)
 redis.call('SET', KEYS[2], '4', 'PX', ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])

@@ -21,6 +21,8 @@
   same worker, the copy in the list is the newer one's and stays. Copies are removed searching
   from the list's tail, where the oldest are. The token of every recorded outcome is kept as
   finishedBy, so a call sent again after its reply was lost answers 1 for it and changes nothing.
+  An execution whose task was cancelled while it ran (its token is the hash's cancelledBy) has
+  only its copy removed, and is answered 2.
 
   Claims. Copies that must not run are dropped here, never executed:
     - a done marker exists (the task already reached a terminal state)   -> duplicate "done"
@@ -60,7 +62,8 @@
     Every argument costs Redis an allocation each way, so an outcome sends only those its kind uses
 
   Returns { recorded, registered, drained, deadLettered, dropped, claim... }:
-    recorded      one entry per outcome, in order: 1 recorded, 0 that execution had lost its task
+    recorded      one entry per outcome, in order: 1 recorded, 0 that execution had lost its task,
+                  2 the task was cancelled while it ran (cancel.lua): the outcome is discarded, its copy removed
     registered    1, or 0 when the heartbeat was stale and nothing was claimed
     drained       1 when pending ran empty during the claim (or nothing was asked for)
     deadLettered  how many unparseable envelopes went to the dead list
@@ -200,8 +203,13 @@ end
 -- envelope; failed, dead: the dead-letter record. delay: retrying: in how long it is due (ms)
 local function record(id, envelope, token, outcome, detail, nextRecord, delay)
   local lockKey, taskKey = base .. 'lock:' .. id, base .. 'task:' .. id
-  local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
+  local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy', 'cancelledBy')
   if owner[1] ~= token then
+    if owner[3] == token then
+      -- cancelled while it ran (cancel.lua): the task is terminal already; only the copy goes
+      redis.call('LREM', KEYS[2], '-1', envelope)
+      return 2
+    end
     -- the lock is ours only if it still carries our token (the task hash may be gone)
     if redis.call('GET', lockKey) == token then
       redis.call('DEL', lockKey)

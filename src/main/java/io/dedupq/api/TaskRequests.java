@@ -11,11 +11,11 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 
-/** Reads the shape of task requests ({@code {"id","type","payload"}} and {@code {"tasks":[...]}}). */
+/** Reads the shape of task requests ({@code {"id","type","payload","timeout"}} and {@code {"tasks":[...]}}). */
 @ApplicationScoped
 public class TaskRequests {
 
-    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload");
+    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload", "timeout");
 
     private final JsonBodies bodies;
     private final DedupqConfig config;
@@ -73,8 +73,14 @@ public class TaskRequests {
         if (type == null || !type.isTextual()) {
             errors.add(new FieldError(path + "type", "is required and must be a string"));
         }
+        JsonNode timeout = node.get("timeout");
+        boolean wholeTimeout = timeout != null && timeout.isIntegralNumber() && timeout.canConvertToLong();
+        if (timeout != null && !timeout.isNull() && !wholeTimeout) {
+            errors.add(new FieldError(path + "timeout", "must be a whole number of milliseconds"));
+        }
         return new TaskSubmission(id != null && id.isTextual() ? id.textValue() : null,
-                type != null && type.isTextual() ? type.textValue() : null, node.get("payload"));
+                type != null && type.isTextual() ? type.textValue() : null, node.get("payload"),
+                wholeTimeout ? timeout.longValue() : null);
     }
 
     private static void unknownFields(JsonNode node, Set<String> allowed, String path, List<FieldError> errors) {

@@ -151,11 +151,14 @@ public class TaskResource {
         return queue.status(Params.id(id)).orElseThrow(() -> Params.notFound("task", id));
     }
 
-    /** A queued or retrying task ends {@code cancelled}; a running one (409) is left to finish. */
+    /**
+     * A queued, retrying or running task ends {@code cancelled}; a running one's handler is told and
+     * interrupted, and its outcome is discarded. A finished task is a 409.
+     */
     @POST
     @Path("/{id}/cancel")
     @RolesAllowed(Roles.OPERATOR)
-    @Operation(summary = "Cancel a queued or retrying task (role operator)")
+    @Operation(summary = "Cancel a queued, retrying or running task (role operator)")
     @APIResponse(responseCode = "200", description = "Cancelled", content = @Content(mediaType = MediaType.APPLICATION_JSON,
             schema = @Schema(implementation = Accepted.class)))
     @APIResponse(responseCode = "400", ref = ApiDocumentation.INVALID)
@@ -170,7 +173,7 @@ public class TaskResource {
         }
         if (!result.cancelled()) {
             throw new ProblemException(Problem.of(409, "not-cancellable", "Task cannot be cancelled", "task " + id
-                    + " is " + result.status() + "; only a queued or retrying task can be cancelled"));
+                    + " is " + result.status() + "; only a queued, retrying or running task can be cancelled"));
         }
         return new Accepted(id, result.queue(), result.status(), null);
     }

@@ -335,6 +335,14 @@ public interface DedupqConfig {
             return queue.resultRetention().compareTo(queue.dedupWindow()) > 0 ? queue.dedupWindow() : queue.resultRetention();
         }
 
+        /**
+         * Longest time one execution's handler may run; past it the handler is interrupted,
+         * {@code ExecutionContext.timedOut()} turns true, and the attempt fails as retryable (backoff
+         * and max-attempts apply). A task's own {@code timeout} takes precedence. None by default:
+         * a handler runs as long as it takes, its lock extended meanwhile.
+         */
+        Optional<Duration> timeout();
+
         /** Executions before a retryable failure becomes dead. */
         @WithDefault("5")
         int maxAttempts();

@@ -117,6 +117,11 @@ public class TaskMetrics {
         }
     }
 
+    /** An execution whose task was cancelled while it ran reported its outcome, which was discarded. */
+    public void cancelledWhileRunning(Partition partition, String type) {
+        count("dedupq.tasks.cancelled.running", partition.name(), type, 1);
+    }
+
     /** The watchdog extended a running execution's lock. */
     public void lockExtended(Partition partition, String type) {
         count("dedupq.locks.extended", partition.name(), type, 1);

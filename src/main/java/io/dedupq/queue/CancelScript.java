@@ -13,7 +13,7 @@ public final class CancelScript {
     }
 
     /**
-     * Cancels task {@code id} of {@code partition} if it is still waiting.
+     * Cancels task {@code id} of {@code partition} if it is waiting or running.
      *
      * @param nowMillis             written as the task's finishedAt
      * @param dedupWindowMillis     how long the done marker stays
@@ -25,9 +25,9 @@ public final class CancelScript {
         public ScriptCall script(RedisKeys keys) {
             return new ScriptCall(LuaScript.CANCEL,
                     List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
-                            keys.delayed(partition), keys.stats(partition)),
+                            keys.delayed(partition), keys.stats(partition), keys.lock(partition, id)),
                     List.of(id, Long.toString(nowMillis), Long.toString(dedupWindowMillis),
-                            Long.toString(resultRetentionMillis)));
+                            Long.toString(resultRetentionMillis), keys.cancelChannel()));
         }
     }
 
@@ -36,12 +36,12 @@ public final class CancelScript {
         CANCELLED,
         /** No task hash: no such task, or its result retention has passed. */
         NO_TASK,
-        /** Running, or already terminal: left as it is. */
-        NOT_WAITING
+        /** Already terminal: left as it is. */
+        TERMINAL
     }
 
     /** The reply; its status is "cancelled", the one that kept the task from being cancelled, or "" without a task. */
     public static StatusReply<Answer> read(Response reply) {
-        return StatusReply.read(reply, Answer.CANCELLED, Answer.NO_TASK, Answer.NOT_WAITING);
+        return StatusReply.read(reply, Answer.CANCELLED, Answer.NO_TASK, Answer.TERMINAL);
     }
 }

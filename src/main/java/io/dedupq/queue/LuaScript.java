@@ -22,7 +22,8 @@ public enum LuaScript {
     ISSUE("issue"),
     CANCEL("cancel"),
     REVIVE("revive"),
-    DISCARD("discard");
+    DISCARD("discard"),
+    PROGRESS("progress");
 
     private final String source;
     private final String sha;

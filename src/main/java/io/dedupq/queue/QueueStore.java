@@ -28,7 +28,7 @@ import java.util.Optional;
 public class QueueStore {
 
     private static final List<String> TASK_FIELDS = List.of("id", "queue", "type", "status", "attempts", "enqueuedAt",
-            "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result");
+            "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result", "progress", "progressNote", "progressAt");
     /** The counters of a queue's stats hash (the scripts increment them). */
     private static final List<String> STAT_FIELDS = List.of("enqueued", "succeeded", "failed", "dead", "retried",
             "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable",
@@ -210,7 +210,14 @@ public class QueueStore {
     private TaskView view(HashFields f) {
         return new TaskView(f.text("id"), f.text("queue"), f.text("type"), f.text("status"), (int) f.count("attempts"),
                 f.number("enqueuedAt"), f.number("startedAt"), f.number("finishedAt"), f.number("nextAttemptAt"),
-                f.text("lastError"), json(f.raw("result")));
+                f.text("lastError"), json(f.raw("result")), progress(f));
+    }
+
+    /** progress.lua writes the three fields together. */
+    private static TaskView.Progress progress(HashFields f) {
+        Long percent = f.number("progress");
+        return percent == null ? null
+                : new TaskView.Progress(percent.intValue(), f.text("progressNote"), f.count("progressAt"));
     }
 
     private JsonNode json(Response value) {

@@ -69,6 +69,16 @@ public class RedisKeys {
         return prefix + ":workers";
     }
 
+    /**
+     * The pub/sub channel on which cancel.lua announces the cancel of a running task. One for all
+     * queues: a worker subscribes once whatever it consumes, and on a Cluster a PUBLISH reaches
+     * every node's subscribers anyway (per-partition channels would cost a SUBSCRIBE each and
+     * route no better). Cancels are rare operator actions, so every worker hearing each costs little.
+     */
+    public String cancelChannel() {
+        return prefix + ":cancel";
+    }
+
     /** Keys of the lock that lets one pod at a time run a named job (the reaper, one fire time of a schedule). */
     public String jobLock(String name) {
         return prefix + ":joblock:" + name;

@@ -6,11 +6,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
 import java.util.Optional;
 
-/** Cancels a task that is still waiting (cancel.lua); the script decides atomically whether it may. */
+/**
+ * Cancels a waiting or running task (cancel.lua); the script decides atomically whether it may,
+ * and tells the worker of a running one over pub/sub (worker/CancelListener).
+ */
 @ApplicationScoped
 public class TaskCanceller {
 
-    /** {@code cancelled} false: {@code status} says why (running, or already terminal). */
+    /** {@code cancelled} false: {@code status} says why (already terminal). */
     public record Cancelled(String id, String queue, boolean cancelled, String status) {
     }
 

@@ -167,8 +167,10 @@ public class TaskQueue {
     }
 
     /**
-     * Cancels a task that has not started yet; empty when no queue knows the id. A running or
-     * finished task is left as it is ({@code cancelled} false, {@code status} says why).
+     * Cancels a queued, retrying or running task; empty when no queue knows the id. A running
+     * task ends cancelled at once and its handler is told ({@code ExecutionContext.cancelled()},
+     * an interrupt); whatever it returns later is discarded. A finished task is left as it is
+     * ({@code cancelled} false, {@code status} says why).
      */
     public Optional<TaskCanceller.Cancelled> cancel(String id) {
         return TaskIds.valid(id) ? guarded(() -> canceller.cancel(id)) : Optional.empty();
@@ -200,6 +202,10 @@ public class TaskQueue {
         } else if (!TaskIds.valid(id)) {
             errors.add(new FieldError(path + "id", TaskIds.RULE));
         }
+        if (task.timeout() != null && (task.timeout() < 1 || task.timeout() > TaskSubmission.MAX_TIMEOUT_MILLIS)) {
+            errors.add(new FieldError(path + "timeout", "must be 1 to " + TaskSubmission.MAX_TIMEOUT_MILLIS
+                    + " milliseconds"));
+        }
         if (handler.isEmpty()) {
             errors.add(new FieldError(path + "type", (task.type() == null ? "is required" : "is not a known task type")
                     + "; known types: " + String.join(", ", registry.types())));
@@ -213,10 +219,10 @@ public class TaskQueue {
         try {
             // the record's own form (its defaults, its number formats) is what the digest and the worker see
             String payload = mapper.writeValueAsString(mapper.valueToTree(bound.value()));
-            // the trace context is not part of the digest: a resubmission from another trace is the same task
+            // neither the trace context nor the timeout is part of the digest: a resubmission is the same task
             Envelope.Trace trace = spans == null ? null : spans.start(id, task.type(), queue);
             out.add(new Prepared(id, task.type(), queue, digest(task.type(), payload),
-                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace)));
+                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace, task.timeout())));
         } catch (JsonProcessingException e) {
             errors.add(new FieldError(path + "payload", "cannot be serialised"));
         }

@@ -4,11 +4,27 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** One task as a producer hands it over; a null id is replaced by a random UUID unless the queue sets require-id. */
+/**
+ * One task as a producer hands it over; a null id is replaced by a random UUID unless the queue
+ * sets require-id. {@code timeout} (ms) bounds each execution's handler; null leaves it to the
+ * queue's {@code dedupq.queues.<q>.timeout}. It is not part of the task's identity: a resubmission
+ * with another timeout is a duplicate of the first.
+ */
 public record TaskSubmission(
         @Schema(description = "1-128 of A-Z a-z 0-9 . _ : - starting with a letter or digit; "
                 + "omitted or null: a UUID, or 400 on a queue that sets require-id",
                 pattern = TaskIds.PATTERN) String id,
         @Schema(required = true, description = "a known task type, e.g. payment or voucher") String type,
-        @Schema(required = true, type = SchemaType.OBJECT, description = "the task type's payload") JsonNode payload) {
+        @Schema(required = true, type = SchemaType.OBJECT, description = "the task type's payload") JsonNode payload,
+        @Schema(description = "handler timeout per execution in milliseconds, 1 to " + TaskSubmission.MAX_TIMEOUT_MILLIS
+                + "; omitted: the queue's timeout, if any. An execution past it is interrupted and retried",
+                minimum = "1", maximum = "" + TaskSubmission.MAX_TIMEOUT_MILLIS) Long timeout) {
+
+    /** Longest timeout a task may ask for: a week. */
+    public static final long MAX_TIMEOUT_MILLIS = 604_800_000L;
+
+    /** A task with the queue's timeout. */
+    public TaskSubmission(String id, String type, JsonNode payload) {
+        this(id, type, payload, null);
+    }
 }

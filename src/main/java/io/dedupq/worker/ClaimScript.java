@@ -68,25 +68,37 @@ public final class ClaimScript {
         }
     }
 
+    /** What claim.lua did with one outcome. */
+    public enum Recorded {
+        RECORDED,
+        /** That execution had lost its task to a newer one: nothing changed but its copy. */
+        LOST,
+        /** The task was cancelled while it ran: the outcome is discarded, its copy removed. */
+        CANCELLED
+    }
+
     /** A copy dropped instead of run: its type and why (done, locked or stale). */
     public record Dropped(String type, String reason) {
     }
 
     /**
-     * @param recorded     per outcome of the call, in order: true when recorded, false when that
-     *                     execution had lost its task to a newer one
+     * @param recorded     per outcome of the call, in order
      * @param registered   false when this worker's heartbeat was stale and nothing was claimed
      * @param drained      pending ran empty (or no claim was asked for)
      * @param deadLettered unparseable envelopes moved to the dead list
      * @param dropped      copies dropped as duplicates
      * @param claims       the copies now this worker's to run
      */
-    public record Reply(List<Boolean> recorded, boolean registered, boolean drained, long deadLettered,
+    public record Reply(List<Recorded> recorded, boolean registered, boolean drained, long deadLettered,
             List<Dropped> dropped, List<Claim> claims) {
 
         public static Reply read(Response reply) {
-            List<Boolean> recorded = new ArrayList<>();
-            reply.get(0).forEach(r -> recorded.add(r.toInteger() == 1));
+            List<Recorded> recorded = new ArrayList<>();
+            reply.get(0).forEach(r -> recorded.add(switch (r.toInteger()) {
+                case 1 -> Recorded.RECORDED;
+                case 2 -> Recorded.CANCELLED;
+                default -> Recorded.LOST;
+            }));
             List<Dropped> dropped = new ArrayList<>();
             Response pairs = reply.get(4);
             for (int i = 0; i + 1 < pairs.size(); i += 2) {

@@ -22,6 +22,7 @@ import io.dedupq.tracing.TaskTracing;
 import io.opentelemetry.context.Scope;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
@@ -44,10 +45,13 @@ public class TaskRunner {
     private final Clock clock;
     private final TaskMetrics metrics;
     private final TaskTracing tracing;
+    private final ProgressWriter progressWriter;
 
     public TaskRunner(HandlerRegistry registry, PayloadBinder binder, Watchdog watchdog,
-            @DedupqJson ObjectMapper mapper, QueuePartitions partitions, Clock clock, TaskMetrics metrics, TaskTracing tracing) {
+            @DedupqJson ObjectMapper mapper, QueuePartitions partitions, Clock clock, TaskMetrics metrics, TaskTracing tracing,
+            ProgressWriter progressWriter) {
         this.tracing = tracing;
+        this.progressWriter = progressWriter;
         this.registry = registry;
         this.binder = binder;
         this.watchdog = watchdog;
@@ -93,8 +97,15 @@ public class TaskRunner {
                 verdict.lossCounted);
     }
 
-    /** Counts an outcome once claim.lua answered for it: {@code recorded} false when a newer execution owns the task. */
-    public void recorded(Partition partition, Outcome outcome, boolean recorded) {
+    /** Counts an outcome once claim.lua answered for it. */
+    public void recorded(Partition partition, Outcome outcome, ClaimScript.Recorded answer) {
+        if (answer == ClaimScript.Recorded.CANCELLED) {
+            metrics.cancelledWhileRunning(partition, outcome.type());
+            LOG.infof("task=%s queue=%s type=%s attempt=%d outcome=%s discarded: the task was cancelled while it ran",
+                    outcome.claim().id(), partition, outcome.type(), outcome.attempt(), outcome.status().wire());
+            return;
+        }
+        boolean recorded = answer == ClaimScript.Recorded.RECORDED;
         metrics.finished(partition, outcome.type(), outcome.status().wire(), recorded, outcome.lossCounted());
         if (!recorded) {
             LOG.warnf("task=%s queue=%s type=%s attempt=%d outcome=%s not recorded: a newer execution owns the task",
@@ -140,20 +151,35 @@ public class TaskRunner {
                     false);
         }
         Object result;
-        // the lock is kept alive only while the handler runs; the watch is closed before the outcome is written
-        Watchdog.Watch watch = watchdog.watch(partition, envelope.type(), claim);
-        try (watch) {
+        long timeout = timeoutMillis(partition, envelope);
+        // the lock is kept alive only while the handler runs; the watch is closed before the outcome is written,
+        // and the last progress written before that
+        Watchdog.Watch watch = watchdog.watch(partition, envelope.type(), claim, timeout);
+        Verdict verdict;
+        try (watch; ProgressWriter.Reporter progress = progressWriter.reporter(partition, claim)) {
             ExecutionContext ctx = new ExecutionContext(claim.id(), partition.queue(), envelope.attempt(),
-                    claim.fence(), watch::lost);
+                    claim.fence(), watch, progress);
             result = metrics.timeHandler(partition, envelope.type(), () -> invoke(handler, bound.value(), ctx));
+            verdict = new Verdict(TaskStatus.SUCCEEDED, toJson(result), null, 0, watch.lockLost());
         } catch (AlreadyApplied e) {
-            return new Verdict(TaskStatus.SUCCEEDED, e.outcome(), null, 0, watch.lost());
+            verdict = new Verdict(TaskStatus.SUCCEEDED, e.outcome(), null, 0, watch.lockLost());
         } catch (PermanentFailure e) {
-            return fail(partition, envelope, claim, TaskStatus.FAILED, describe(e), watch.lost());
+            verdict = fail(partition, envelope, claim, TaskStatus.FAILED, describe(e), watch.lockLost());
         } catch (Exception | LinkageError | AssertionError | StackOverflowError e) {
-            return retryOrBury(partition, envelope, claim, describe(e), watch.lost());
+            verdict = retryOrBury(partition, envelope, claim, describe(e), watch.lockLost());
         }
-        return new Verdict(TaskStatus.SUCCEEDED, toJson(result), null, 0, watch.lost());
+        // past its timeout the attempt fails as retryable, whatever the handler made of the interrupt
+        return watch.timedOut() && !watch.cancelled()
+                ? retryOrBury(partition, envelope, claim, "timed out after " + timeout + " ms", watch.lockLost())
+                : verdict;
+    }
+
+    /** The task's own timeout, else the queue's; 0 for none. */
+    private long timeoutMillis(Partition partition, Envelope envelope) {
+        if (envelope.timeout() != null) {
+            return envelope.timeout();
+        }
+        return partitions.settings(partition).timeout().map(Duration::toMillis).orElse(0L);
     }
 
     @SuppressWarnings("unchecked")

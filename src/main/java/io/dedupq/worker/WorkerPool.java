@@ -16,8 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.logging.Logger;
 
 /**
- * Wires the worker side: starts the heartbeat, one owner per queue partition, the promoter and the
- * reaper; stops them in the opposite order so that nothing is claimed after shutdown begins
+ * Wires the worker side: starts the heartbeat, the watchdog and its cancel listener, one owner per
+ * queue partition, the promoter and the reaper; stops them in the opposite order so that nothing is claimed after shutdown begins
  * and every unfinished copy is back on pending before the heartbeat disappears.
  */
 @ApplicationScoped
@@ -33,12 +33,14 @@ public class WorkerPool {
     private final DelayedPromoter promoter;
     private final Reaper reaper;
     private final Watchdog watchdog;
+    private final CancelListener cancels;
     private final PartitionOwner.Collaborators collaborators;
     private final List<PartitionOwner> owners = new CopyOnWriteArrayList<>();
 
     public WorkerPool(DedupqConfig config, QueuePartitions partitions, WorkerIdentity worker, Heartbeat heartbeat,
             Requeuer requeuer, TaskRunner runner, DelayedPromoter promoter, Reaper reaper, Watchdog watchdog,
-            EventLoopRedis loop, RedisKeys keys, TaskMetrics metrics, RedisMemory memory) {
+            EventLoopRedis loop, RedisKeys keys, TaskMetrics metrics, RedisMemory memory, CancelListener cancels) {
+        this.cancels = cancels;
         this.config = config;
         this.partitions = partitions;
         this.worker = worker;
@@ -68,6 +70,7 @@ public class WorkerPool {
         }
         heartbeat.start();
         watchdog.start();
+        cancels.start();
         for (Partition partition : partitions.all()) {
             PartitionOwner owner = new PartitionOwner(partition, partitions.settings(partition), collaborators);
             owners.add(owner);
@@ -95,6 +98,7 @@ public class WorkerPool {
             }
             owner.abandon();
         }
+        cancels.stop();
         watchdog.stop();
         reaper.stop();
         promoter.stop();

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.queue.CancelScript;
 import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
@@ -62,7 +63,11 @@ class CompleteContractTest {
         ScriptCall call = new ClaimScript.Call(partition, WORKER, 0, null, 30_000, 10_000, WINDOW, RETENTION,
                 sent).script(keys);
         ClaimScript.Reply reply = ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
-        return reply.recorded().stream().map(recorded -> recorded ? 1L : 0L).toList();
+        return reply.recorded().stream().map(recorded -> switch (recorded) {
+                    case RECORDED -> 1L;
+                    case LOST -> 0L;
+                    case CANCELLED -> 2L;
+                }).toList();
     }
 
     /** A task claimed by {@code token} of this worker: its copy in the list, its lock, its hash running. */
@@ -178,6 +183,55 @@ class CompleteContractTest {
         assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)), "the stale copy leaves this worker's list");
         assertEquals("1", stat("lost_locks"));
         assertNull(stat("succeeded"));
+    }
+
+    /** cancel.lua on the running task, as POST /api/tasks/{id}/cancel sends it. */
+    private void cancelWhileRunning(String id) {
+        CancelScript.Answer answer = CancelScript.read(lab.eval(new CancelScript.Call(partition, id, lab.serverMillis(),
+                WINDOW, RETENTION).script(keys))).answer();
+        assertEquals(CancelScript.Answer.CANCELLED, answer);
+    }
+
+    @Test
+    void anExecutionCancelledWhileItRanOnlyLosesItsCopyWhateverItsOutcome() {
+        String record = "{\"status\":\"dead\"}";
+        for (Outcome outcome : List.of(Outcome.succeeded("", "w1:5", "{\"runs\":1}"),
+                new Outcome("", "w1:5", "retrying", "interrupted", "{\"attempt\":1}", 10),
+                new Outcome("", "w1:5", "failed", "interrupted", record, 0),
+                new Outcome("", "w1:5", "dead", "interrupted", record, 0))) {
+            String id = claimed("w1:5");
+            cancelWhileRunning(id);
+            Outcome late = new Outcome(id, outcome.token(), outcome.outcome(), outcome.detail(), outcome.nextRecord(),
+                    outcome.delay());
+
+            assertEquals(List.of(2L), complete(late), "answered as cancelled: " + outcome.outcome());
+
+            assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)), "the copy left the processing list");
+            Map<String, String> task = lab.hgetall(keys.task(partition, id));
+            assertEquals("cancelled", task.get("status"), "the task stays cancelled");
+            assertNull(task.get("result"));
+            assertNull(task.get("finishedBy"), "nothing was recorded");
+            assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))));
+            assertEquals(List.of(), lab.zrange(keys.delayed(partition)), "no retry scheduled");
+            assertEquals(List.of(), lab.lrange(keys.dead(partition)), "nothing dead-lettered");
+            assertEquals(List.of(2L), complete(late), "a call sent again is answered alike");
+        }
+        assertNull(stat("succeeded"));
+        assertNull(stat("retried"));
+        assertNull(stat("lost_locks"), "a cancel is not a lost lock");
+        assertEquals("4", stat("cancelled"));
+    }
+
+    @Test
+    void aCancelledCopyOfThisWorkerIsRemovedOnlyOnce() {
+        String id = claimed("w1:5");
+        // a duplicate copy of the same envelope in the list, left by a redelivery: only one leaves per outcome
+        lab.call("LPUSH", keys.processing(partition, WORKER), Envelopes.flaky(id, 0));
+        cancelWhileRunning(id);
+
+        assertEquals(List.of(2L), complete(Outcome.succeeded(id, "w1:5", "")));
+
+        assertEquals(List.of(Envelopes.flaky(id, 0)), lab.lrange(keys.processing(partition, WORKER)));
     }
 
     @Test

@@ -9,6 +9,7 @@ import static io.dedupq.queue.LuaScript.DISCARD;
 import static io.dedupq.queue.LuaScript.ENQUEUE;
 import static io.dedupq.queue.LuaScript.EXTEND;
 import static io.dedupq.queue.LuaScript.ISSUE;
+import static io.dedupq.queue.LuaScript.PROGRESS;
 import static io.dedupq.queue.LuaScript.PROMOTE;
 import static io.dedupq.queue.LuaScript.RELEASE;
 import static io.dedupq.queue.LuaScript.REQUEUE;
@@ -43,7 +44,8 @@ final class LuaMutations {
             entry(DISCARD, List.of(DeadLetterContractTest.class)),
             entry(CREATE, List.of(CreateContractTest.class)),
             entry(DEBIT, List.of(DebitContractTest.class)),
-            entry(ISSUE, List.of(IssueContractTest.class)));
+            entry(ISSUE, List.of(IssueContractTest.class)),
+            entry(PROGRESS, List.of(ProgressContractTest.class)));
 
     static final List<LuaMutation> ALL = List.of(
             // claim.lua
@@ -105,6 +107,10 @@ final class LuaMutations {
                     "if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then", "if true then"),
             new LuaMutation(CLAIM, "a dead task is not dead-lettered", "redis.call('LPUSH', KEYS[5], nextRecord)", ""),
             new LuaMutation(CLAIM, "lost locks not counted", "count('lost_locks')", ""),
+            new LuaMutation(CLAIM, "a cancelled execution's outcome is recorded over the cancel", "if owner[3] == token then", "if false then"),
+            new LuaMutation(CLAIM, "a cancelled execution's copy stays in its list",
+                    "redis.call('LREM', KEYS[2], '-1', envelope)\n      return 2", "return 2"),
+            new LuaMutation(CLAIM, "a cancelled execution's outcome answered as recorded", "return 2", "return 1"),
 
             // enqueue.lua
             new LuaMutation(ENQUEUE, "known-id check deleted", "if existing[3] then", "if false then"),
@@ -184,10 +190,27 @@ final class LuaMutations {
             new LuaMutation(RELEASE, "lock not deleted", "return redis.call('DEL', KEYS[1])", "return 1"),
             new LuaMutation(RELEASE, "a refusal answered as granted", "return 0", "return 1"),
 
+            // progress.lua
+            new LuaMutation(PROGRESS, "not fenced", "if redis.call('HGET', KEYS[1], 'token') ~= ARGV[1] then return 0 end", ""),
+            new LuaMutation(PROGRESS, "fence turned into an existence check", "redis.call('HGET', KEYS[1], 'token') ~= ARGV[1]",
+                    "not redis.call('HGET', KEYS[1], 'token')"),
+            new LuaMutation(PROGRESS, "percent not written", "'progress', ARGV[2], ", ""),
+            new LuaMutation(PROGRESS, "note not written", "'progressNote', ARGV[3],", ""),
+            new LuaMutation(PROGRESS, "time not Redis's", "time[1] * 1000 + math.floor(time[2] / 1000)", "0"),
+            new LuaMutation(PROGRESS, "a refused write answered as written", "then return 0 end", "then return 1 end"),
+
             // cancel.lua
-            new LuaMutation(CANCEL, "a running or finished task is cancelled",
-                    "if status ~= 'queued' and status ~= 'retrying' then return { -1, status } end", ""),
+            new LuaMutation(CANCEL, "a finished task is cancelled",
+                    "if status ~= 'queued' and status ~= 'retrying' and status ~= 'running' then return { -1, status } end", ""),
             new LuaMutation(CANCEL, "a retrying task cannot be cancelled", " and status ~= 'retrying'", ""),
+            new LuaMutation(CANCEL, "a running task cannot be cancelled", " and status ~= 'running'", ""),
+            new LuaMutation(CANCEL, "the cancelled execution is not named", "redis.call('HSET', KEYS[1], 'cancelledBy', token)", ""),
+            new LuaMutation(CANCEL, "the cancelled execution still owns the task", "redis.call('HDEL', KEYS[1], 'token')", ""),
+            new LuaMutation(CANCEL, "a running task's lock stays held",
+                    "if redis.call('GET', KEYS[6]) == token then redis.call('DEL', KEYS[6]) end", ""),
+            new LuaMutation(CANCEL, "another execution's lock is deleted", "if redis.call('GET', KEYS[6]) == token then", "if true then"),
+            new LuaMutation(CANCEL, "the worker is not told", "redis.call('PUBLISH', ARGV[5], cjson.encode({ id = id, token = token }))", ""),
+            new LuaMutation(CANCEL, "a waiting task's cancel is announced", "if status == 'running' and token then", "if true then"),
             new LuaMutation(CANCEL, "copies stay in pending", "if copyOf(raw) then redis.call('LREM', KEYS[3], 0, raw) end", ""),
             new LuaMutation(CANCEL, "copies stay in delayed", "if copyOf(raw) then redis.call('ZREM', KEYS[4], raw) end", ""),
             new LuaMutation(CANCEL, "another id's copy taken for the text it contains",

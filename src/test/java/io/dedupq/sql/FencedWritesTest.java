@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.dedupq.handler.AlreadyApplied;
 import io.dedupq.handler.ExecutionContext;
+import io.dedupq.support.Contexts;
 import io.dedupq.handler.StaleExecution;
 import io.dedupq.queue.TaskQueue;
 import io.dedupq.support.SqlProfile;
@@ -167,7 +168,7 @@ class FencedWritesTest {
     }
 
     private static ExecutionContext ctx(String id, long token) {
-        return new ExecutionContext(id, QUEUE, 0, token, () -> false);
+        return Contexts.of(id, QUEUE, 0, token);
     }
 
     private static void insert(Connection connection, String id, long token) throws Exception {

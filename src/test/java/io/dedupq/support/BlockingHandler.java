@@ -27,6 +27,7 @@ public class BlockingHandler implements TaskHandler<BlockingHandler.Payload> {
 
     private final Map<String, CountDownLatch> gates = new ConcurrentHashMap<>();
     private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private final Map<String, ExecutionContext> contexts = new ConcurrentHashMap<>();
 
     @Override
     public String type() {
@@ -40,6 +41,7 @@ public class BlockingHandler implements TaskHandler<BlockingHandler.Payload> {
 
     @Override
     public Object handle(Payload payload, ExecutionContext ctx) throws InterruptedException {
+        contexts.put(ctx.taskId(), ctx);
         running.add(ctx.taskId());
         try {
             awaitRelease(ctx.taskId(), Boolean.TRUE.equals(payload.ignoreInterrupts()));
@@ -74,6 +76,11 @@ public class BlockingHandler implements TaskHandler<BlockingHandler.Payload> {
 
     public boolean running(String id) {
         return running.contains(id);
+    }
+
+    /** The context of the task's last execution, or null before it started: what the worker told it. */
+    public ExecutionContext context(String id) {
+        return contexts.get(id);
     }
 
     public void release(String id) {

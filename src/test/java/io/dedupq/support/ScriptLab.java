@@ -20,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * A scratch redis-server for the Lua scripts' contract tests, without Quarkus: one per test JVM,
@@ -99,6 +101,24 @@ public final class ScriptLab {
             request.arg(String.valueOf(arg));
         }
         return send(request);
+    }
+
+    /**
+     * Subscribes a connection of its own to {@code channel}; the messages published on it from
+     * then on arrive in the returned queue. The connection lives as long as the JVM.
+     */
+    public BlockingQueue<String> subscribe(String channel) {
+        BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+        RedisConnection subscriber = Redis.createClient(Vertx.vertx(), new RedisOptions().setConnectionString(server.url())
+                        .setPreferredProtocolVersion(ProtocolVersion.RESP2))
+                .connect().await().atMost(REPLY_TIMEOUT);
+        subscriber.handler(push -> {
+            if (push.size() == 3 && "message".equals(push.get(0).toString())) {
+                heard.add(push.get(2).toString());
+            }
+        });
+        subscriber.send(Request.cmd(Command.SUBSCRIBE).arg(channel)).await().atMost(REPLY_TIMEOUT);
+        return heard;
     }
 
     /** The Redis server's time (ms): the clock the scripts decide by. */

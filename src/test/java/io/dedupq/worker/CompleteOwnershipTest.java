@@ -83,7 +83,11 @@ class CompleteOwnershipTest {
         }
         ScriptCall call = new ClaimScript.Call(partition, worker, 0, null, 60_000, 10_000, 60_000, 60_000, sent).script(keys);
         return ClaimScript.Reply.read(redis.script(call)).recorded().stream()
-                .map(recorded -> recorded ? 1L : 0L).toList();
+                .map(recorded -> switch (recorded) {
+                    case RECORDED -> 1L;
+                    case LOST -> 0L;
+                    case CANCELLED -> 2L;
+                }).toList();
     }
 
     @ParameterizedTest(name = "stale {0} changes nothing")

@@ -87,16 +87,16 @@ class EventLoopHandlerTest {
         String id = uniqueId("loop-lost");
         CompletableFuture<Watchdog.Watch> watching = new CompletableFuture<>();
         vertx.runOnContext(v -> watching.complete(watchdog.watch(whole(LoopProbeHandler.TYPE), LoopProbeHandler.TYPE,
-                new Claim(id, LoopProbeHandler.TYPE, "{}", "gone-worker:1", 1))));
+                new Claim(id, LoopProbeHandler.TYPE, "{}", "gone-worker:1", 1), 0)));
         Watchdog.Watch watch = watching.get(5, TimeUnit.SECONDS);
         // no lock carries this token: the first extension finds it lost
         watchdog.extendDue();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!watch.lost() && System.nanoTime() < deadline) {
+        while (!watch.lockLost() && System.nanoTime() < deadline) {
             Thread.sleep(50);
             watchdog.extendDue();
         }
-        assertTrue(watch.lost(), "the watchdog reported the lost lock");
+        assertTrue(watch.lockLost(), "the watchdog reported the lost lock");
         CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
         vertx.runOnContext(v -> interrupted.complete(Thread.currentThread().isInterrupted()));
         assertFalse(interrupted.get(5, TimeUnit.SECONDS), "the event loop thread was not interrupted");

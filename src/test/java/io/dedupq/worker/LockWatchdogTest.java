@@ -146,7 +146,7 @@ class LockWatchdogTest {
         AtomicBoolean interrupted = new AtomicBoolean();
         CountDownLatch watching = new CountDownLatch(1);
         Thread handler = new Thread(() -> {
-            try (Watchdog.Watch w = watchdog.watch(whole(queue), LockLossProbe.TYPE, new Claim(id, LockLossProbe.TYPE, "{}", token, 1))) {
+            try (Watchdog.Watch w = watchdog.watch(whole(queue), LockLossProbe.TYPE, new Claim(id, LockLossProbe.TYPE, "{}", token, 1), 0)) {
                 watch.set(w);
                 watching.countDown();
                 Thread.sleep(60_000);
@@ -158,19 +158,19 @@ class LockWatchdogTest {
         assertTrue(watching.await(5, TimeUnit.SECONDS));
 
         Thread.sleep(LOCK_TTL.toMillis());
-        assertFalse(watch.get().lost(), "failed extensions are not a lost lock");
+        assertFalse(watch.get().lockLost(), "failed extensions are not a lost lock");
         assertFalse(interrupted.get());
 
         redis.del(lockKey);
         redis.set(lockKey, token, LOCK_TTL.toMillis());
         Thread.sleep(2 * LOCK_TTL.toMillis());
         assertEquals(token, redis.get(lockKey), "the next ticks extended the lock past its TTL");
-        assertFalse(watch.get().lost());
+        assertFalse(watch.get().lockLost());
 
         redis.set(lockKey, "someone-else:2", 60_000);
         await().alias("lost lock: an extension answered by another token must interrupt the handler within a tick")
                 .atMost(Duration.ofSeconds(5)).until(interrupted::get);
-        assertTrue(watch.get().lost());
+        assertTrue(watch.get().lockLost());
         handler.join(5_000);
         assertNotNull(watch.get());
     }
