@@ -79,7 +79,8 @@
     deadLettered  how many unparseable envelopes went to the dead list
     dropped       (type, reason) per dropped copy, reason done | locked | stale
     held          { reason, wait }: reason "" (claims not held), "paused", or "rate" (the window
-                  is full: wait is the ms until its oldest start leaves it)
+                  is full: wait is the ms until its oldest start leaves it). A call that the full
+                  window stopped short of its ARGV[4] counts rate_limited in the stats hash
     claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
 local base, worker, queue, limit, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
@@ -254,6 +255,7 @@ local function claimTasks()
   if rateMax > 0 and started >= room then
     -- the window is full now: the owner waits instead of asking again at once
     held = { 'rate', rateWait() }
+    if taken < limit then count('rate_limited') end
   end
   return 1, 0
 end

@@ -21,7 +21,7 @@ import java.util.function.ToLongFunction;
  * @param revived           dead-lettered tasks put back on pending by an operator
  * @param discarded         dead-letter records removed by an operator
  * @param paused            the queue is paused: workers start none of its tasks (a current state)
- * @param rateLimited       claims the queue's rate limit held back, its window being full
+ * @param rateLimited       claim calls the queue's rate limit cut short, its window being full
  * @param partitions        a partitioned queue's counts per partition (its own counts are their sums); empty otherwise
  */
 @RegisterForReflection

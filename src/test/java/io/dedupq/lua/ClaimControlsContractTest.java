@@ -149,7 +149,7 @@ class ClaimControlsContractTest {
         assertEquals(ClaimScript.HeldBy.RATE, second.held().by());
         assertEquals(List.of(Envelopes.flaky(c, 0)), lab.lrange(keys.pending(partition)), "the third waits in pending");
         assertNull(lab.hget(keys.task(partition, c), "attempts"), "not started, not retried, no attempt counted");
-        assertEquals("1", lab.hget(keys.stats(partition), "rate_limited"));
+        assertEquals("2", lab.hget(keys.stats(partition), "rate_limited"), "both calls were cut short by the limit");
     }
 
     @Test
