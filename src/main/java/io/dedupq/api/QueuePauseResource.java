@@ -56,10 +56,7 @@ public class QueuePauseResource {
             mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = State.class)))
     @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
     public State pause(@PathParam("queue") String queue) {
-        String known = Params.queue(queue, registry.queues());
-        queues.pause(known);
-        audit.record("pause", known, "-", "paused");
-        return new State(known, true);
+        return set(queue, true);
     }
 
     @POST
@@ -69,10 +66,18 @@ public class QueuePauseResource {
             mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = State.class)))
     @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
     public State resume(@PathParam("queue") String queue) {
+        return set(queue, false);
+    }
+
+    private State set(String queue, boolean paused) {
         String known = Params.queue(queue, registry.queues());
-        queues.resume(known);
-        audit.record("resume", known, "-", "resumed");
-        return new State(known, false);
+        if (paused) {
+            queues.pause(known);
+        } else {
+            queues.resume(known);
+        }
+        audit.record(paused ? "pause" : "resume", known, "-", paused ? "paused" : "resumed");
+        return new State(known, paused);
     }
 
 }

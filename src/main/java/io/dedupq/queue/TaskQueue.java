@@ -189,27 +189,23 @@ public class TaskQueue {
      * @throws IllegalArgumentException when no handler serves {@code queue}
      */
     public void pause(String queue) {
-        known(queue);
-        guarded(() -> {
-            pauses.set(queue, true);
-            return null;
-        });
+        setPaused(queue, true);
     }
 
     /** Lets workers claim from {@code queue} again (within one claim cycle); resuming a running queue changes nothing. */
     public void resume(String queue) {
-        known(queue);
-        guarded(() -> {
-            pauses.set(queue, false);
-            return null;
-        });
+        setPaused(queue, false);
     }
 
-    private void known(String queue) {
+    private void setPaused(String queue, boolean paused) {
         if (!registry.queues().contains(queue)) {
             throw new IllegalArgumentException("no queue named " + queue + "; known queues: "
                     + String.join(", ", registry.queues()));
         }
+        guarded(() -> {
+            pauses.set(queue, paused);
+            return null;
+        });
     }
 
     /** The guard's own exceptions (a timeout, an open breaker) as what they mean to a caller: Redis unavailable. */
