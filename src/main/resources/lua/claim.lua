@@ -28,7 +28,16 @@
     - a done marker exists (the task already reached a terminal state)   -> duplicate "done"
     - the lock is held (another copy is running right now)               -> duplicate "locked"
     - the task hash is at a later attempt than the copy (a stale copy)   -> duplicate "stale"
-  Unparseable envelopes go to the dead list as they are. A worker claims only while its
+  Unparseable envelopes go to the dead list as they are.
+
+  Controls, checked atomically with the claim (allowance()): while the queue is paused (KEYS[8]
+  exists) nothing is claimed; with a rate limit (ARGV[10] starts per ARGV[11] ms) the claim
+  starts at most as many tasks as the sliding log KEYS[9] has room for in the window ending now
+  (entries are claim times, one per started task; older ones are trimmed here). A claim held by
+  either gives a BLMOVE'd copy back to the end of pending it came from, so order is kept and the
+  copy's attempt is unchanged.
+
+  A worker claims only while its
   heartbeat is fresh, checked here atomically with the claim: the reaper can then never miss a
   copy that a worker took after it was presumed dead. Such a worker's BLMOVE'd copy goes straight
   back to pending; its outcomes are still recorded. Every time here (the heartbeat cutoff,
@@ -42,6 +51,8 @@
   KEYS[5] dead list           {p:Q}:dead
   KEYS[6] queue's workers     {p:Q}:workers  worker id -> last heartbeat (ms)
   KEYS[7] delayed zset        {p:Q}:delayed
+  KEYS[8] paused flag         {p:Q}:paused  (exists while the queue is paused)
+  KEYS[9] rate log zset       {p:Q}:rate    (token -> claim time, ms, of the starts in the window)
   ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
   ARGV[2] worker id (lock token = <worker>:<fence>)
   ARGV[3] queue name
@@ -52,7 +63,9 @@
   ARGV[7] an envelope already moved to processing by BLMOVE (it counts toward ARGV[4]), or ""
   ARGV[8] dedup window (ms): how long the done marker stays
   ARGV[9] result retention (ms, at most the window): how long a finished task's hash stays
-  ARGV[10 ..] the outcomes, one after the other, each with what its kind needs:
+  ARGV[10] rate limit: most starts per window, 0 for no limit
+  ARGV[11] rate window (ms)
+  ARGV[12 ..] the outcomes, one after the other, each with what its kind needs:
     id, envelope, token, outcome, then
       succeeded: result                    (result JSON, or "" for none)
       retrying:  error, next, delay        (the next envelope, attempt + 1; in how long it is due, ms)
@@ -61,13 +74,16 @@
     (envelope: as claimed, removed from the processing list; token: lock token of that execution).
     Every argument costs Redis an allocation each way, so an outcome sends only those its kind uses
 
-  Returns { recorded, registered, drained, deadLettered, dropped, claim... }:
+  Returns { recorded, registered, drained, deadLettered, dropped, held, claim... }:
     recorded      one entry per outcome, in order: 1 recorded, 0 that execution had lost its task,
                   2 the task was cancelled while it ran (cancel.lua): the outcome is discarded, its copy removed
     registered    1, or 0 when the heartbeat was stale and nothing was claimed
     drained       1 when pending ran empty during the claim (or nothing was asked for)
     deadLettered  how many unparseable envelopes went to the dead list
     dropped       (type, reason) per dropped copy, reason done | locked | stale
+    held          { reason, wait }: reason "" (claims not held), "paused", or "rate" (the window
+                  is full: wait is the ms until its oldest start leaves it). A call that the full
+                  window stopped short of its ARGV[4] counts rate_limited in the stats hash
     claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
 local base, worker, queue, limit, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
@@ -87,9 +103,41 @@ local function count(field, n)
   counts[field] = (counts[field] or 0) + (n or 1)
 end
 
+-- controls ------------------------------------------------------------------------------------
+
+local rateMax, rateWindow = tonumber(ARGV[10]), tonumber(ARGV[11])
+local held = { '', 0 }
+
+-- ms until the oldest start leaves the rate window (at least 1)
+local function rateWait()
+  local oldest = redis.call('ZRANGE', KEYS[9], 0, 0, 'WITHSCORES')
+  return math.max(1, tonumber(oldest[2]) + rateWindow - nowMs)
+end
+
+-- how many tasks this call may start: 0 while paused or while the rate window is full
+local function allowance()
+  if redis.call('EXISTS', KEYS[8]) == 1 then
+    held = { 'paused', 0 }
+    return 0
+  end
+  if rateMax == 0 then return limit end
+  redis.call('ZREMRANGEBYSCORE', KEYS[9], '-inf', string.format('%d', nowMs - rateWindow))
+  local room = rateMax - redis.call('ZCARD', KEYS[9])
+  if room <= 0 then
+    held = { 'rate', rateWait() }
+    count('rate_limited')
+  end
+  return math.max(0, room)
+end
+
+-- a start under the rate limit: its claim time enters the log
+local function logStart(token)
+  redis.call('ZADD', KEYS[9], now, token)
+end
+
 -- claims ----------------------------------------------------------------------------------------
 
-local claimed, dropped, taken, dead = {}, {}, 0, 0
+local claimed, dropped, taken, dead, started = {}, {}, 0, 0, 0
 
 -- a non-negative integer below 2^53, or nil: anything else a producer sends is not trusted
 local function whole(value)
@@ -168,6 +216,8 @@ local function take(raw)
   claimed[#claimed + 1] = candidate
   claimed[#claimed + 1] = env.type
   taken = taken + 1
+  started = started + 1
+  if rateMax > 0 then logStart(token) end
 end
 
 -- returns registered (1, or 0 for a stale heartbeat) and drained (1 when pending ran empty)
@@ -180,6 +230,13 @@ local function claimTasks()
     end
     return 0, 0
   end
+  local room = allowance()
+  if room == 0 then
+    if moved ~= '' and redis.call('LREM', KEYS[2], 1, moved) == 1 then
+      redis.call('RPUSH', KEYS[1], moved)
+    end
+    return 1, 0
+  end
   local movedCount = 0
   -- the BLMOVE'd copy may have been requeued by the reaper meanwhile (this worker was paused):
   -- then it is no longer ours to run
@@ -188,11 +245,20 @@ local function claimTasks()
     -- it had its slot, whatever came of it
     movedCount, taken = 1, 1
   end
-  while taken < limit and movedCount < 4 * limit do
+  while taken < limit and started < room and movedCount < 4 * limit do
     local raw = redis.call('LMOVE', KEYS[1], KEYS[2], 'RIGHT', 'LEFT')
     if not raw then return 1, 1 end
     take(raw)
     movedCount = movedCount + 1
+  end
+  if started > 0 and rateMax > 0 then
+    -- the log outlives no window: an idle queue keeps no key
+    redis.call('PEXPIRE', KEYS[9], string.format('%d', rateWindow))
+  end
+  if rateMax > 0 and started >= room then
+    -- the window is full now: the owner waits instead of asking again at once
+    held = { 'rate', rateWait() }
+    if taken < limit then count('rate_limited') end
   end
   return 1, 0
 end
@@ -256,7 +322,7 @@ local registered, drained = claimTasks()
 if dead > 0 then count('unparseable', dead) end
 
 local recorded = {}
-local i = 10
+local i = 12
 while i <= #ARGV do
   local outcome, extras = ARGV[i + 3], EXTRAS[ARGV[i + 3]]
   recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], outcome, ARGV[i + 4],
@@ -267,6 +333,6 @@ end
 for field, n in pairs(counts) do
   redis.call('HINCRBY', KEYS[4], field, string.format('%d', n))
 end
-local reply = { recorded, registered, drained, dead, dropped }
+local reply = { recorded, registered, drained, dead, dropped, held }
 for i = 1, #claimed do reply[#reply + 1] = claimed[i] end
 return reply

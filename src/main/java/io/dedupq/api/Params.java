@@ -1,6 +1,7 @@
 package io.dedupq.api;
 
 import io.dedupq.queue.TaskIds;
+import java.util.List;
 
 /** Checks of path and query parameters shared by the resources. */
 public final class Params {
@@ -42,6 +43,15 @@ public final class Params {
             // reported below
         }
         throw new ProblemException(Problem.invalid(name, "must be a whole number from " + min + " to " + max));
+    }
+
+    /** A path queue must be one the handlers serve; anything else is a 404 listing the known ones. */
+    public static String queue(String name, List<String> known) {
+        if (!known.contains(name)) {
+            throw new ProblemException(Problem.of(404, "queue-not-found", "Not Found", "no queue named " + name
+                    + "; known queues: " + String.join(", ", known)));
+        }
+        return name;
     }
 
     public static ProblemException notFound(String what, String id) {

@@ -1,6 +1,8 @@
 package io.dedupq.config;
 
+import io.dedupq.queue.RateLimit;
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithDefaults;
 import java.time.Duration;
@@ -361,5 +363,14 @@ public interface DedupqConfig {
          */
         @WithDefault("false")
         boolean requireId();
+
+        /**
+         * At most N tasks of this queue start in any window of the duration, across all workers:
+         * {@code N/duration}, e.g. {@code 100/1s} or {@code 5/1m}. Enforced in claim.lua on Redis's
+         * clock with a sliding log; tasks over the limit wait in pending. Unset: no limit. Needs
+         * {@code partitions} = 1 (a limit per partition would multiply it).
+         */
+        @WithConverter(RateLimitConverter.class)
+        Optional<RateLimit> rateLimit();
     }
 }

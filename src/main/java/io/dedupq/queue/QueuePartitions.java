@@ -2,6 +2,7 @@ package io.dedupq.queue;
 
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.handler.HandlerRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,7 +17,9 @@ import java.util.zip.CRC32;
  * unsigned number, modulo N — so every copy of an id meets the others in one slot and
  * deduplication holds. Producers that push onto the lists themselves compute the same:
  * {@code zlib.crc32(id.encode()) % n} in Python, {@code java.util.zip.CRC32} in Java.
+ * Created at start, so that settings it cannot work with stop the start on any pod.
  */
+@Startup
 @ApplicationScoped
 public class QueuePartitions {
 
@@ -33,6 +36,10 @@ public class QueuePartitions {
             int partitions = count(queue);
             if (partitions < 1 || partitions > 1024) {
                 throw new IllegalStateException("dedupq.queues." + queue + ".partitions must be 1-1024, got " + partitions);
+            }
+            if (partitions > 1 && config.queues().get(queue).rateLimit().isPresent()) {
+                throw new IllegalStateException("dedupq.queues." + queue + ".rate-limit needs partitions = 1, got "
+                        + partitions + ": each partition would enforce its own limit, multiplying it");
             }
             all.addAll(of(queue));
         }

@@ -20,6 +20,8 @@ import java.util.function.ToLongFunction;
  * @param cancelled         waiting tasks cancelled before they ran
  * @param revived           dead-lettered tasks put back on pending by an operator
  * @param discarded         dead-letter records removed by an operator
+ * @param paused            the queue is paused: workers start none of its tasks (a current state)
+ * @param rateLimited       claim calls the queue's rate limit cut short, its window being full
  * @param partitions        a partitioned queue's counts per partition (its own counts are their sums); empty otherwise
  */
 @RegisterForReflection
@@ -27,7 +29,7 @@ public record QueueStats(String queue, long pending, long processing, long delay
         long enqueued, long succeeded, long failed, long deadLettered, long unparseable, long retried,
         long duplicatesSkipped, long skippedDone, long skippedLocked, long skippedStale,
         long duplicatesRejected, long lostLocks, long cancelled, long revived, long discarded,
-        List<QueueStats> partitions) {
+        boolean paused, long rateLimited, List<QueueStats> partitions) {
 
     /** The counts of a partitioned queue: the sums over its partitions, which are listed too. */
     public static QueueStats total(String queue, List<QueueStats> parts) {
@@ -38,7 +40,8 @@ public record QueueStats(String queue, long pending, long processing, long delay
                 sum(parts, QueueStats::duplicatesSkipped), sum(parts, QueueStats::skippedDone),
                 sum(parts, QueueStats::skippedLocked), sum(parts, QueueStats::skippedStale),
                 sum(parts, QueueStats::duplicatesRejected), sum(parts, QueueStats::lostLocks),
-                sum(parts, QueueStats::cancelled), sum(parts, QueueStats::revived), sum(parts, QueueStats::discarded), parts);
+                sum(parts, QueueStats::cancelled), sum(parts, QueueStats::revived), sum(parts, QueueStats::discarded),
+                parts.stream().anyMatch(QueueStats::paused), sum(parts, QueueStats::rateLimited), parts);
     }
 
     private static long sum(List<QueueStats> parts, ToLongFunction<QueueStats> count) {

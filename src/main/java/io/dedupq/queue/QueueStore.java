@@ -32,7 +32,7 @@ public class QueueStore {
     /** The counters of a queue's stats hash (the scripts increment them). */
     private static final List<String> STAT_FIELDS = List.of("enqueued", "succeeded", "failed", "dead", "retried",
             "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable",
-            "cancelled", "revived", "discarded");
+            "cancelled", "revived", "discarded", "rate_limited");
 
     private final RedisCalls redis;
     private final RedisKeys keys;
@@ -177,6 +177,7 @@ public class QueueStore {
             reads.add(KeyedCommand.of(Command.ZCARD, keys.delayed(partition)));
             reads.add(KeyedCommand.of(Command.LLEN, keys.dead(partition)));
             reads.add(HashFields.hmget(keys.stats(partition), STAT_FIELDS));
+            reads.add(KeyedCommand.of(Command.EXISTS, keys.paused(partition)));
             for (Response worker : workersPerQueue.get(q)) {
                 reads.add(KeyedCommand.of(Command.LLEN, keys.processing(partition, worker.toString())));
             }
@@ -189,6 +190,7 @@ public class QueueStore {
             long delayed = replies.get(r++).toLong();
             long dead = replies.get(r++).toLong();
             HashFields c = new HashFields(STAT_FIELDS, replies.get(r++));
+            boolean paused = replies.get(r++).toInteger() == 1;
             long processing = 0;
             for (int w = 0; w < workersPerQueue.get(q).size(); w++) {
                 processing += replies.get(r++).toLong();
@@ -202,7 +204,7 @@ public class QueueStore {
                     c.count("enqueued"), c.count("succeeded"), failed, failed + unparseable, unparseable, c.count("retried"),
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
                     c.count("rejected_duplicates"), c.count("lost_locks"), c.count("cancelled"), c.count("revived"),
-                    c.count("discarded"), List.of()));
+                    c.count("discarded"), paused, c.count("rate_limited"), List.of()));
         }
         return stats;
     }

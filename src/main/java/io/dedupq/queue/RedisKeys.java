@@ -59,6 +59,16 @@ public class RedisKeys {
         return base(partition) + "stats";
     }
 
+    /** Exists while the queue is paused: claim.lua starts nothing from this partition. */
+    public String paused(Partition partition) {
+        return base(partition) + "paused";
+    }
+
+    /** The rate limit's sliding log: one entry per task started in the window, scored by its claim time (ms). */
+    public String rate(Partition partition) {
+        return base(partition) + "rate";
+    }
+
     /** Workers that consume this partition, scored by last heartbeat (ms); same slot as its other keys. */
     public String workers(Partition partition) {
         return base(partition) + "workers";

@@ -51,10 +51,13 @@ public class TaskQueue {
     private final TaskCanceller canceller;
     private final DedupqConfig config;
     private final TaskTracing tracing;
+    private final QueuePauses pauses;
 
     public TaskQueue(HandlerRegistry registry, PayloadBinder binder, @DedupqJson ObjectMapper mapper, QueueStore store,
-            Clock clock, TaskMetrics metrics, TaskCanceller canceller, DedupqConfig config, TaskTracing tracing) {
+            Clock clock, TaskMetrics metrics, TaskCanceller canceller, DedupqConfig config, TaskTracing tracing,
+            QueuePauses pauses) {
         this.registry = registry;
+        this.pauses = pauses;
         this.tracing = tracing;
         this.config = config;
         this.binder = binder;
@@ -178,6 +181,33 @@ public class TaskQueue {
 
     public List<QueueStats> stats() {
         return guarded(store::stats);
+    }
+
+    /**
+     * Pauses {@code queue} across the fleet: workers start none of its tasks until {@link #resume},
+     * running ones finish, enqueue still accepts. The state is in Redis and outlives pods;
+     * pausing a paused queue changes nothing.
+     *
+     * @throws IllegalArgumentException when no handler serves {@code queue}
+     */
+    public void pause(String queue) {
+        setPaused(queue, true);
+    }
+
+    /** Lets workers claim from {@code queue} again (within one claim cycle); resuming a running queue changes nothing. */
+    public void resume(String queue) {
+        setPaused(queue, false);
+    }
+
+    private void setPaused(String queue, boolean paused) {
+        if (!registry.queues().contains(queue)) {
+            throw new IllegalArgumentException("no queue named " + queue + "; known queues: "
+                    + String.join(", ", registry.queues()));
+        }
+        guarded(() -> {
+            pauses.set(queue, paused);
+            return null;
+        });
     }
 
     /** The guard's own exceptions (a timeout, an open breaker) as what they mean to a caller: Redis unavailable. */

@@ -2,6 +2,7 @@ package io.dedupq.worker;
 
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
+import io.dedupq.queue.RateLimit;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
@@ -32,12 +33,21 @@ public final class ClaimScript {
      * @param dedupWindowMillis      how long the done marker stays
      * @param resultRetentionMillis  how long a finished task's hash stays (at most the window)
      * @param outcomes     finished executions to record
+     * @param rate         the queue's rate limit, or null for none
      */
     public record Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
-            long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
+            long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes,
+            RateLimit rate) {
+
+        /** A call for a queue without a rate limit. */
+        public Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
+                long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
+            this(partition, worker, max, moved, lockTtlMillis, freshnessMillis, dedupWindowMillis, resultRetentionMillis,
+                    outcomes, null);
+        }
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(9 + OUTCOME_FIELDS * outcomes.size());
+            List<String> args = new ArrayList<>(11 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
             args.add(partition.queue());
@@ -47,6 +57,8 @@ public final class ClaimScript {
             args.add(moved == null ? "" : moved);
             args.add(Long.toString(dedupWindowMillis));
             args.add(Long.toString(resultRetentionMillis));
+            args.add(rate == null ? "0" : Integer.toString(rate.starts()));
+            args.add(rate == null ? "0" : Long.toString(rate.window().toMillis()));
             for (Outcome o : outcomes) {
                 args.add(o.claim().id());
                 args.add(o.claim().envelope());
@@ -63,7 +75,8 @@ public final class ClaimScript {
             }
             return new ScriptCall(LuaScript.CLAIM,
                     List.of(keys.pending(partition), keys.processing(partition, worker), keys.fence(partition),
-                            keys.stats(partition), keys.dead(partition), keys.workers(partition), keys.delayed(partition)),
+                            keys.stats(partition), keys.dead(partition), keys.workers(partition), keys.delayed(partition),
+                            keys.paused(partition), keys.rate(partition)),
                     args);
         }
     }
@@ -81,16 +94,42 @@ public final class ClaimScript {
     public record Dropped(String type, String reason) {
     }
 
+    /** Why claims are held: not at all, the queue is paused, or its rate window is full. */
+    public enum HeldBy {
+        NONE, PAUSED, RATE
+    }
+
+    /**
+     * Claims held back by the queue's controls.
+     *
+     * @param by          what holds them
+     * @param waitMillis  with {@link HeldBy#RATE}: in how long (Redis's clock) the next start is allowed
+     */
+    public record Held(HeldBy by, long waitMillis) {
+
+        static Held read(Response held) {
+            String reason = held.get(0).toString();
+            HeldBy by = switch (reason) {
+                case "" -> HeldBy.NONE;
+                case "paused" -> HeldBy.PAUSED;
+                case "rate" -> HeldBy.RATE;
+                default -> throw new IllegalStateException("claim.lua held claims for an unknown reason: " + reason);
+            };
+            return new Held(by, held.get(1).toLong());
+        }
+    }
+
     /**
      * @param recorded     per outcome of the call, in order
      * @param registered   false when this worker's heartbeat was stale and nothing was claimed
      * @param drained      pending ran empty (or no claim was asked for)
      * @param deadLettered unparseable envelopes moved to the dead list
      * @param dropped      copies dropped as duplicates
+     * @param held         whether the queue's controls (pause, rate limit) held claims back
      * @param claims       the copies now this worker's to run
      */
     public record Reply(List<Recorded> recorded, boolean registered, boolean drained, long deadLettered,
-            List<Dropped> dropped, List<Claim> claims) {
+            List<Dropped> dropped, Held held, List<Claim> claims) {
 
         public static Reply read(Response reply) {
             List<Recorded> recorded = new ArrayList<>();
@@ -105,12 +144,12 @@ public final class ClaimScript {
                 dropped.add(new Dropped(pairs.get(i).toString(), pairs.get(i + 1).toString()));
             }
             List<Claim> claims = new ArrayList<>();
-            for (int i = 5; i + CLAIM_FIELDS - 1 < reply.size(); i += CLAIM_FIELDS) {
+            for (int i = 6; i + CLAIM_FIELDS - 1 < reply.size(); i += CLAIM_FIELDS) {
                 claims.add(new Claim(reply.get(i).toString(), reply.get(i + 4).toString(), reply.get(i + 1).toString(),
                         reply.get(i + 2).toString(), reply.get(i + 3).toLong()));
             }
             return new Reply(recorded, reply.get(1).toInteger() == 1, reply.get(2).toInteger() == 1,
-                    reply.get(3).toLong(), dropped, claims);
+                    reply.get(3).toLong(), dropped, Held.read(reply.get(5)), claims);
         }
     }
 }

@@ -84,6 +84,8 @@ public final class PartitionOwner {
     private final Pause waiting = new Pause();
     /** Redis refused a claim for want of memory: outcomes go on alone until the backoff passes. */
     private final Pause claimsHeld = new Pause();
+    /** The queue is paused or its rate window full (claim.lua said so): outcomes go on alone until the wait passes. */
+    private final Pause throttled = new Pause();
     private int failures;
     private boolean sweepWanted = true;
     private boolean sweeping;
@@ -204,14 +206,14 @@ public final class PartitionOwner {
             free -= claim;
             send(group, claim, null);
         }
-        if (drained && free > 0 && claiming && !claimsHeld.on() && !blocking && claimsInFlight == 0 && !waiting.on()
+        if (drained && free > 0 && claiming && !claimsHeld.on() && !throttled.on() && !blocking && claimsInFlight == 0 && !waiting.on()
                 && !sweepDue() && claimsAllowed()) {
             block();
         }
         if (free > 0) {
             // a free slot: whatever else holds this owner up, it is not handlers that never return
             lastTurn = System.nanoTime();
-            if (claiming && callsInFlight == 0 && !blocking && !waiting.on() && !sweeping) {
+            if (claiming && callsInFlight == 0 && !blocking && !waiting.on() && !sweeping && !throttled.on()) {
                 // nothing under way that will call back (Redis evicts, say): look again shortly
                 waiting.start(HEARTBEAT_WAIT);
             }
@@ -228,7 +230,7 @@ public final class PartitionOwner {
      * BLMOVE waits); one with outcomes always asks, which costs claim.lua one empty LMOVE.
      */
     private int claimable(boolean withOutcomes) {
-        if (!claiming || claimsHeld.on() || free == 0 || sweepDue() || (drained && !withOutcomes) || !claimsAllowed()) {
+        if (!claiming || claimsHeld.on() || throttled.on() || free == 0 || sweepDue() || (drained && !withOutcomes) || !claimsAllowed()) {
             return 0;
         }
         return Math.min(free, settings.batch());
@@ -242,7 +244,8 @@ public final class PartitionOwner {
         }
         ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), claim, moved,
                 settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
-                settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group);
+                settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group,
+                settings.rateLimit().orElse(null));
         with.loop().script(call.script(with.keys())).onComplete(sent -> {
             callsInFlight--;
             if (claim > 0) {
@@ -286,6 +289,23 @@ public final class PartitionOwner {
         }
         drained = reply.drained();
         reply.claims().forEach(this::start);
+        hold(reply.held());
+    }
+
+    /**
+     * Claims wait while the queue is paused (looked at again after a block timeout, so a resume is
+     * seen within one claim cycle) or until its rate window has room; claim.lua, not BLMOVE, asks
+     * next, as BLMOVE would take a copy only to give it back.
+     */
+    private void hold(ClaimScript.Held held) {
+        switch (held.by()) {
+            case NONE -> {
+                return;
+            }
+            case PAUSED -> throttled.start(with.config().worker().blockTimeout());
+            case RATE -> throttled.start(Duration.ofMillis(held.waitMillis()));
+        }
+        drained = false;
     }
 
     private void failed(List<Outcome> group, int claim, Throwable failure) {

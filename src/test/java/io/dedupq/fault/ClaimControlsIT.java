@@ -1,0 +1,113 @@
+package io.dedupq.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.config.RedisProcess;
+import io.dedupq.support.AppJvm;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pause and rate limit across a fleet of three worker JVMs of the packaged service, one of
+ * them SIGKILLed while the queue drains. The payment queue runs with rate-limit 10/1s. While
+ * paused (POST /api/queues/payment/pause on one pod) none of the queued payments starts on any
+ * worker; resumed, all of them run, and no window of 1 s holds more than 10 starts: counted
+ * from the claim times claim.lua wrote on Redis's clock into each task's hash (startedAt), not
+ * from logs.
+ */
+class ClaimControlsIT {
+
+    private static final Path DIR = Path.of("target", "claim-controls");
+    private static final int STARTS = 10;
+    private static final long WINDOW_MS = 1000;
+    private static final int TASKS = 60;
+
+    private static RedisProcess redis;
+    private static WorkerFleet fleet;
+    private static RedisProbe probe;
+
+    @Test
+    void pausedNothingStartsResumedNoWindowHoldsMoreThanTheLimitEvenWhenAWorkerIsKilled() throws Exception {
+        Path run = DIR.resolve("run-" + System.currentTimeMillis());
+        Files.createDirectories(run);
+        redis = RedisProcess.start(run.resolve("redis"));
+        probe = new RedisProbe(redis.url());
+        fleet = new WorkerFleet(WorkerFleet.JAR, redis.url(), run, pod -> limited(), Map.of());
+        AppJvm api = fleet.startApiPod();
+        AppJvm first = fleet.launchWorker();
+        AppJvm second = fleet.launchWorker();
+        fleet.awaitReady(first);
+        fleet.awaitReady(second);
+
+        assertEquals(200, api.sendUntilAnswered("POST", "/api/queues/payment/pause", null).statusCode());
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < TASKS; i++) {
+            String id = "controls-" + i;
+            ids.add(id);
+            // no such account: a quick permanent failure
+            probe.lpush(RedisProbe.key("payment", "pending"), "{\"id\":\"" + id + "\",\"type\":\"payment\",\"payload\":"
+                    + "{\"accountId\":\"nobody\",\"amount\":\"1.00\",\"currency\":\"EUR\",\"reference\":\"r\"},"
+                    + "\"attempt\":0,\"enqueuedAt\":1}");
+        }
+        // a few claim cycles (block timeout 1 s) of three workers, each blocked on the empty queue when the pause came
+        Thread.sleep(3_000);
+        assertEquals(TASKS, probe.llen(RedisProbe.key("payment", "pending")), "paused: every payment still waits");
+        assertTrue(startedAt(ids).stream().allMatch(Objects::isNull), "paused: none started on any worker");
+
+        assertEquals(200, api.sendUntilAnswered("POST", "/api/queues/payment/resume", null).statusCode());
+        FaultInjector.awaitCondition("a quarter of the payments started", Duration.ofSeconds(30),
+                () -> startedAt(ids).stream().filter(Objects::nonNull).count() >= TASKS / 4);
+        first.kill();
+        FaultInjector.awaitCondition("every payment finished", Duration.ofSeconds(60),
+                () -> probe.hgetAll(tasks(ids), "status").stream().allMatch("failed"::equals));
+
+        List<Long> starts = new ArrayList<>(startedAt(ids).stream().map(Long::parseLong).toList());
+        Collections.sort(starts);
+        for (int i = 0; i + STARTS < starts.size(); i++) {
+            long span = starts.get(i + STARTS) - starts.get(i);
+            assertTrue(span >= WINDOW_MS, (STARTS + 1) + " starts within " + span + " ms, from start " + i + ": " + starts);
+        }
+        long reruns = probe.hgetAll(tasks(ids), "attempts").stream().filter(a -> !"1".equals(a)).count();
+        System.out.println("claim controls: " + TASKS + " payments over " + (starts.get(starts.size() - 1) - starts.get(0))
+                + " ms of claim time, " + reruns + " started again after the kill");
+        assertTrue(fleet.crashes().isEmpty(), fleet.crashes().toString());
+    }
+
+    private static Map<String, String> limited() {
+        Map<String, String> settings = new LinkedHashMap<>(WorkerFleet.queueSettings(List.of("payment")));
+        settings.put("dedupq.queues.payment.rate-limit", STARTS + "/" + WINDOW_MS + "ms");
+        return settings;
+    }
+
+    private static List<String> tasks(List<String> ids) {
+        return ids.stream().map(id -> RedisProbe.key("payment", "task:" + id)).toList();
+    }
+
+    /** The claim time of each task's latest start (Redis's clock), null where it has not started. */
+    private static List<String> startedAt(List<String> ids) {
+        return probe.hgetAll(tasks(ids), "startedAt");
+    }
+
+    @AfterAll
+    static void stopEverything() {
+        if (fleet != null) {
+            fleet.destroyAll();
+        }
+        if (probe != null) {
+            probe.close();
+        }
+        if (redis != null) {
+            redis.stop();
+        }
+    }
+}

@@ -1,0 +1,198 @@
+package io.dedupq.lua;
+
+import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.dedupq.queue.LuaScript;
+import io.dedupq.queue.Partition;
+import io.dedupq.queue.RateLimit;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ScriptCall;
+import io.dedupq.queue.TaskStatus;
+import io.dedupq.support.Envelopes;
+import io.dedupq.support.ScriptLab;
+import io.dedupq.worker.Claim;
+import io.dedupq.worker.ClaimScript;
+import io.dedupq.worker.Outcome;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * claim.lua's controls, with raw script calls: a paused queue starts nothing (a BLMOVE'd copy
+ * goes back where it came from) but still records outcomes; a rate limit starts at most N tasks
+ * per window on Redis's clock, says how long to wait, and leaves the rest waiting untouched.
+ */
+class ClaimControlsContractTest {
+
+    private static final long FRESHNESS = 10_000;
+    private static final long TTL = 30_000;
+    private static final long WINDOW = 86_400_000;
+    private static final String WORKER = "w1";
+    private static final RateLimit TWO_A_MINUTE = new RateLimit(2, Duration.ofMinutes(1));
+
+    private final ScriptLab lab = ScriptLab.shared();
+    private final RedisKeys keys = lab.keys();
+    private final String queue = uniqueId("controls");
+    private final Partition partition = whole(queue);
+    private final long now = lab.serverMillis();
+
+    private ClaimScript.Reply claim(int max, String moved, RateLimit rate, List<Outcome> outcomes) {
+        lab.call("ZADD", keys.workers(partition), now, WORKER);
+        ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, TTL, FRESHNESS, WINDOW, WINDOW, outcomes,
+                rate).script(keys);
+        return ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
+    }
+
+    private ClaimScript.Reply claim(int max, RateLimit rate) {
+        return claim(max, "", rate, List.of());
+    }
+
+    /** Pushes copies so that the first one given is the first one claimed (workers take from the right). */
+    private void pending(String... envelopes) {
+        for (String envelope : envelopes) {
+            lab.call("LPUSH", keys.pending(partition), envelope);
+        }
+    }
+
+    private static List<String> ids(ClaimScript.Reply reply) {
+        return reply.claims().stream().map(Claim::id).toList();
+    }
+
+    private void pause() {
+        lab.call("SET", keys.paused(partition), "1");
+    }
+
+    @Test
+    void aPausedQueueStartsNothingAndLeavesPendingAsItWas() {
+        String a = uniqueId("a");
+        String b = uniqueId("b");
+        pending(Envelopes.flaky(a, 0), Envelopes.flaky(b, 0));
+        pause();
+
+        ClaimScript.Reply reply = claim(4, null);
+
+        assertEquals(List.of(), reply.claims());
+        assertEquals(ClaimScript.HeldBy.PAUSED, reply.held().by());
+        assertFalse(reply.drained(), "pending is not empty: after the resume, claim.lua (not BLMOVE) asks again");
+        assertEquals(List.of(Envelopes.flaky(b, 0), Envelopes.flaky(a, 0)), lab.lrange(keys.pending(partition)));
+        assertNull(lab.hget(keys.task(partition, a), "status"), "no hash is started, no attempt counted");
+        assertFalse(lab.exists(keys.lock(partition, a)));
+
+        lab.call("DEL", keys.paused(partition));
+        ClaimScript.Reply resumed = claim(4, null);
+        assertEquals(List.of(a, b), ids(resumed), "resumed: in their order");
+        assertEquals(ClaimScript.HeldBy.NONE, resumed.held().by());
+    }
+
+    @Test
+    void aCopyBlmoveBroughtWhilePausedGoesBackToTheEndItCameFrom() {
+        String a = uniqueId("a");
+        String b = uniqueId("b");
+        pending(Envelopes.flaky(a, 0), Envelopes.flaky(b, 0));
+        String moved = lab.call("LMOVE", keys.pending(partition), keys.processing(partition, WORKER), "RIGHT", "LEFT")
+                .toString();
+        pause();
+
+        ClaimScript.Reply reply = claim(1, moved, null, List.of());
+
+        assertEquals(List.of(), reply.claims());
+        assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)));
+        assertEquals(List.of(Envelopes.flaky(b, 0), Envelopes.flaky(a, 0)), lab.lrange(keys.pending(partition)),
+                "the first in is still the next out");
+    }
+
+    @Test
+    void outcomesAreRecordedWhileTheQueueIsPaused() {
+        String id = uniqueId("running");
+        pending(Envelopes.flaky(id, 0));
+        Claim running = claim(1, null).claims().get(0);
+        pause();
+
+        ClaimScript.Reply reply = claim(1, "", null,
+                List.of(new Outcome(running, "flaky", 0, TaskStatus.SUCCEEDED, "", "", 0, false)));
+
+        assertEquals(List.of(true), reply.recorded());
+        assertEquals("succeeded", lab.hget(keys.task(partition, id), "status"), "a running task finishes");
+        assertFalse(lab.exists(keys.lock(partition, id)));
+    }
+
+    @Test
+    void aRateLimitStartsAtMostNPerWindowAndSaysWhenTheNextMayStart() {
+        String a = uniqueId("a");
+        String b = uniqueId("b");
+        String c = uniqueId("c");
+        pending(Envelopes.flaky(a, 0), Envelopes.flaky(b, 0), Envelopes.flaky(c, 0));
+
+        ClaimScript.Reply first = claim(8, TWO_A_MINUTE);
+
+        assertEquals(List.of(a, b), ids(first), "two starts fill the window");
+        assertEquals(ClaimScript.HeldBy.RATE, first.held().by(), "a full window holds the next claim already");
+        long wait = first.held().waitMillis();
+        assertTrue(wait > 0 && wait <= 60_000, "until the first start leaves the window: " + wait);
+        List<String> log = lab.zrange(keys.rate(partition));
+        assertEquals(2, log.size(), "one entry per start");
+        assertEquals(first.claims().get(0).token(), log.get(0), "entries are the starts' tokens");
+        long logged = lab.zscore(keys.rate(partition), log.get(0)).longValue();
+        assertEquals(Long.parseLong(lab.hget(keys.task(partition, a), "startedAt")), logged,
+                "scored by the claim's time on Redis's clock");
+        long ttl = lab.pttl(keys.rate(partition));
+        assertTrue(ttl > 0 && ttl <= 60_000, "the log expires with the window: " + ttl);
+
+        ClaimScript.Reply second = claim(8, TWO_A_MINUTE);
+
+        assertEquals(List.of(), second.claims());
+        assertEquals(ClaimScript.HeldBy.RATE, second.held().by());
+        assertEquals(List.of(Envelopes.flaky(c, 0)), lab.lrange(keys.pending(partition)), "the third waits in pending");
+        assertNull(lab.hget(keys.task(partition, c), "attempts"), "not started, not retried, no attempt counted");
+        assertEquals("2", lab.hget(keys.stats(partition), "rate_limited"), "both calls were cut short by the limit");
+    }
+
+    @Test
+    void aStartLeavesTheWindowOnceItIsAWindowOld() {
+        String a = uniqueId("a");
+        String b = uniqueId("b");
+        pending(Envelopes.flaky(a, 0), Envelopes.flaky(b, 0));
+        RateLimit one = new RateLimit(1, Duration.ofMinutes(1));
+        String token = claim(8, one).claims().get(0).token();
+        assertEquals(List.of(), claim(8, one).claims());
+
+        // the first start, moved back in time by exactly one window (Redis's clock moves on meanwhile)
+        long serverNow = lab.serverMillis();
+        lab.call("ZADD", keys.rate(partition), serverNow - 60_000, token);
+
+        ClaimScript.Reply later = claim(8, one);
+
+        assertEquals(List.of(b), ids(later), "a window after a start, its place is free");
+        assertEquals(List.of(later.claims().get(0).token()), lab.zrange(keys.rate(partition)), "the old start is trimmed");
+    }
+
+    @Test
+    void droppedDuplicatesDoNotUseTheRateLimit() {
+        String finished = uniqueId("done");
+        String fresh = uniqueId("fresh");
+        lab.call("SET", keys.done(partition, finished), "1", "PX", 60_000);
+        pending(Envelopes.flaky(finished, 0), Envelopes.flaky(fresh, 0));
+
+        ClaimScript.Reply reply = claim(8, new RateLimit(1, Duration.ofMinutes(1)));
+
+        assertEquals(List.of(fresh), ids(reply), "only a start counts");
+        assertEquals(1, reply.dropped().size());
+    }
+
+    @Test
+    void withoutARateLimitNoLogIsKept() {
+        String a = uniqueId("a");
+        pending(Envelopes.flaky(a, 0));
+
+        ClaimScript.Reply reply = claim(8, null);
+
+        assertEquals(List.of(a), ids(reply));
+        assertEquals(ClaimScript.HeldBy.NONE, reply.held().by());
+        assertFalse(lab.exists(keys.rate(partition)));
+    }
+}
