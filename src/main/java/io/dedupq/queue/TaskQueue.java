@@ -65,12 +65,12 @@ public class TaskQueue {
         this.canceller = canceller;
     }
 
-    /** A validated task, ready for enqueue.lua. */
-    public record Prepared(String id, String type, String queue, String digest, String envelope) {
+    /** A validated task, ready for enqueue.lua; {@code priority} is its level ({@link Priority}). */
+    public record Prepared(String id, String type, String queue, String digest, String envelope, int priority) {
 
         /** As enqueue.lua takes it. */
         public EnqueueScript.Task task() {
-            return new EnqueueScript.Task(id, type, digest, envelope);
+            return new EnqueueScript.Task(id, type, digest, envelope, priority);
         }
     }
 
@@ -200,6 +200,10 @@ public class TaskQueue {
         } else if (!TaskIds.valid(id)) {
             errors.add(new FieldError(path + "id", TaskIds.RULE));
         }
+        int priority = task.priority() == null ? Priority.DEFAULT : task.priority();
+        if (!Priority.valid(priority)) {
+            errors.add(new FieldError(path + "priority", Priority.RULE));
+        }
         if (handler.isEmpty()) {
             errors.add(new FieldError(path + "type", (task.type() == null ? "is required" : "is not a known task type")
                     + "; known types: " + String.join(", ", registry.types())));
@@ -213,10 +217,11 @@ public class TaskQueue {
         try {
             // the record's own form (its defaults, its number formats) is what the digest and the worker see
             String payload = mapper.writeValueAsString(mapper.valueToTree(bound.value()));
-            // the trace context is not part of the digest: a resubmission from another trace is the same task
+            // the trace context and the priority are not part of the digest: a resubmission from
+            // another trace, or more urgently, is the same task
             Envelope.Trace trace = spans == null ? null : spans.start(id, task.type(), queue);
             out.add(new Prepared(id, task.type(), queue, digest(task.type(), payload),
-                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace)));
+                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace, priority), priority));
         } catch (JsonProcessingException e) {
             errors.add(new FieldError(path + "payload", "cannot be serialised"));
         }
