@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.handler.FieldError;
 import io.dedupq.queue.InvalidTaskException;
+import io.dedupq.queue.Priority;
 import io.dedupq.queue.TaskSubmission;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import java.util.Set;
 @ApplicationScoped
 public class TaskRequests {
 
-    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload", "timeout");
+    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload", "timeout", "priority");
 
     private final JsonBodies bodies;
     private final DedupqConfig config;
@@ -78,9 +79,14 @@ public class TaskRequests {
         if (timeout != null && !timeout.isNull() && !wholeTimeout) {
             errors.add(new FieldError(path + "timeout", "must be a whole number of milliseconds"));
         }
+        JsonNode priority = node.get("priority");
+        boolean level = priority != null && priority.isIntegralNumber() && priority.canConvertToInt();
+        if (priority != null && !priority.isNull() && !level) {
+            errors.add(new FieldError(path + "priority", Priority.RULE));
+        }
         return new TaskSubmission(id != null && id.isTextual() ? id.textValue() : null,
                 type != null && type.isTextual() ? type.textValue() : null, node.get("payload"),
-                wholeTimeout ? timeout.longValue() : null);
+                wholeTimeout ? timeout.longValue() : null, level ? priority.intValue() : null);
     }
 
     private static void unknownFields(JsonNode node, Set<String> allowed, String path, List<FieldError> errors) {

@@ -12,17 +12,21 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * The wire format on the lists, documented in README so that any producer can push it:
  * {@code {"id","type","payload","attempt","enqueuedAt"}}, and with tracing on the W3C trace context
  * of the task's enqueue span ({@code "traceparent"}, {@code "tracestate"}; see docs/operations.md),
- * and the task's own handler timeout in ms ({@code "timeout"}, absent when the queue's applies).
+ * and the task's own handler timeout in ms ({@code "timeout"}, absent when the queue's applies),
+ * and {@code "priority"} ({@link Priority}) when it is not the default, so that a retry or a
+ * requeued copy goes back to its level's list.
  * Unknown fields are ignored; a missing attempt or enqueuedAt counts as 0, as claim.lua reads it;
  * a trace field that is not text, or a timeout that is not a whole number above 0, is ignored,
- * never a reason to fail the task.
+ * never a reason to fail the task; a priority that is not a level counts as the default, as the
+ * scripts read it.
  */
 @RegisterForReflection
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Envelope(String id, String type, JsonNode payload, int attempt, long enqueuedAt,
         @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent,
         @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Long timeout) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Long timeout,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer priority) {
 
     /** The W3C trace context an envelope carries (tracestate may be null). */
     public record Trace(String traceparent, String tracestate) {
@@ -32,19 +36,21 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
     static Envelope read(@JsonProperty("id") String id, @JsonProperty("type") String type,
             @JsonProperty("payload") JsonNode payload, @JsonProperty("attempt") Integer attempt,
             @JsonProperty("enqueuedAt") Long enqueuedAt, @JsonProperty("traceparent") JsonNode traceparent,
-            @JsonProperty("tracestate") JsonNode tracestate, @JsonProperty("timeout") JsonNode timeout) {
+            @JsonProperty("tracestate") JsonNode tracestate, @JsonProperty("timeout") JsonNode timeout,
+            @JsonProperty("priority") JsonNode priority) {
+        int level = Priority.of(priority);
         return new Envelope(id, type, payload, attempt == null ? 0 : attempt, enqueuedAt == null ? 0 : enqueuedAt,
-                text(traceparent), text(tracestate), millis(timeout));
+                text(traceparent), text(tracestate), millis(timeout), level == Priority.DEFAULT ? null : level);
     }
 
     /**
      * The JSON of a first attempt whose payload is JSON text already, as the mapper writes this
      * record: enqueue has the payload's text for its digest, and serialising it a second time
      * inside the envelope cost as much again. {@code trace} is null with tracing off, {@code timeout}
-     * (ms) null when the queue's applies.
+     * (ms) null when the queue's applies; the default {@code priority} is left out.
      */
     public static String firstAttemptJson(String id, String type, String payloadJson, long enqueuedAt, Trace trace,
-            Long timeout) {
+            Long timeout, int priority) {
         StringBuilder json = new StringBuilder(payloadJson.length() + id.length() + type.length() + 72);
         JsonStringEncoder quote = JsonStringEncoder.getInstance();
         json.append("{\"id\":\"");
@@ -65,11 +71,14 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
         if (timeout != null) {
             json.append(",\"timeout\":").append(timeout.longValue());
         }
+        if (priority != Priority.DEFAULT) {
+            json.append(",\"priority\":").append(priority);
+        }
         return json.append('}').toString();
     }
 
     public Envelope nextAttempt() {
-        return new Envelope(id, type, payload, attempt + 1, enqueuedAt, traceparent, tracestate, timeout);
+        return new Envelope(id, type, payload, attempt + 1, enqueuedAt, traceparent, tracestate, timeout, priority);
     }
 
     private static Long millis(JsonNode node) {

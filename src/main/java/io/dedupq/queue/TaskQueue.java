@@ -68,12 +68,12 @@ public class TaskQueue {
         this.canceller = canceller;
     }
 
-    /** A validated task, ready for enqueue.lua. */
-    public record Prepared(String id, String type, String queue, String digest, String envelope) {
+    /** A validated task, ready for enqueue.lua; {@code priority} is its level ({@link Priority}). */
+    public record Prepared(String id, String type, String queue, String digest, String envelope, int priority) {
 
         /** As enqueue.lua takes it. */
         public EnqueueScript.Task task() {
-            return new EnqueueScript.Task(id, type, digest, envelope);
+            return new EnqueueScript.Task(id, type, digest, envelope, priority);
         }
     }
 
@@ -236,6 +236,10 @@ public class TaskQueue {
             errors.add(new FieldError(path + "timeout", "must be 1 to " + TaskSubmission.MAX_TIMEOUT_MILLIS
                     + " milliseconds"));
         }
+        int priority = task.priority() == null ? Priority.DEFAULT : task.priority();
+        if (!Priority.valid(priority)) {
+            errors.add(new FieldError(path + "priority", Priority.RULE));
+        }
         if (handler.isEmpty()) {
             errors.add(new FieldError(path + "type", (task.type() == null ? "is required" : "is not a known task type")
                     + "; known types: " + String.join(", ", registry.types())));
@@ -249,10 +253,12 @@ public class TaskQueue {
         try {
             // the record's own form (its defaults, its number formats) is what the digest and the worker see
             String payload = mapper.writeValueAsString(mapper.valueToTree(bound.value()));
-            // neither the trace context nor the timeout is part of the digest: a resubmission is the same task
+            // the trace context, the timeout and the priority are not part of the digest: a
+            // resubmission from another trace, with another timeout or more urgently, is the same task
             Envelope.Trace trace = spans == null ? null : spans.start(id, task.type(), queue);
             out.add(new Prepared(id, task.type(), queue, digest(task.type(), payload),
-                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace, task.timeout())));
+                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace, task.timeout(), priority),
+                    priority));
         } catch (JsonProcessingException e) {
             errors.add(new FieldError(path + "payload", "cannot be serialised"));
         }

@@ -7,8 +7,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 /**
  * One task as a producer hands it over; a null id is replaced by a random UUID unless the queue
  * sets require-id. {@code timeout} (ms) bounds each execution's handler; null leaves it to the
- * queue's {@code dedupq.queues.<q>.timeout}. It is not part of the task's identity: a resubmission
- * with another timeout is a duplicate of the first.
+ * queue's {@code dedupq.queues.<q>.timeout}. A null priority is the default ({@link Priority}).
+ * Neither is part of the task's identity: a resubmission with another timeout or priority is a
+ * duplicate of the first.
  */
 public record TaskSubmission(
         @Schema(description = "1-128 of A-Z a-z 0-9 . _ : - starting with a letter or digit; "
@@ -18,13 +19,15 @@ public record TaskSubmission(
         @Schema(required = true, type = SchemaType.OBJECT, description = "the task type's payload") JsonNode payload,
         @Schema(description = "handler timeout per execution in milliseconds, 1 to " + TaskSubmission.MAX_TIMEOUT_MILLIS
                 + "; omitted: the queue's timeout, if any. An execution past it is interrupted and retried",
-                minimum = "1", maximum = "" + TaskSubmission.MAX_TIMEOUT_MILLIS) Long timeout) {
+                minimum = "1", maximum = "" + TaskSubmission.MAX_TIMEOUT_MILLIS) Long timeout,
+        @Schema(description = "0 (lowest) to 9 (highest), run highest first, FIFO within a level; omitted or null: 5",
+                minimum = "0", maximum = "9") Integer priority) {
 
     /** Longest timeout a task may ask for: a week. */
     public static final long MAX_TIMEOUT_MILLIS = 604_800_000L;
 
-    /** A task with the queue's timeout. */
+    /** A task with the queue's timeout, at the default priority. */
     public TaskSubmission(String id, String type, JsonNode payload) {
-        this(id, type, payload, null);
+        this(id, type, payload, null, null);
     }
 }

@@ -19,7 +19,8 @@ public record TaskView(String id, String queue, String type, String status,
         Long enqueuedAt, Long startedAt, Long finishedAt, Long nextAttemptAt, String lastError,
         @Schema(type = SchemaType.OBJECT, description = "what the handler returned (any JSON)") JsonNode result,
         @Schema(description = "the last progress the handler reported (ctx.progress), while it runs and after; "
-                + "absent when it reported none") Progress progress) {
+                + "absent when it reported none") Progress progress,
+        @Schema(description = "0 (lowest) to 9 (highest); absent once only the outcome is left") Integer priority) {
 
     /**
      * What a handler last reported.
@@ -33,7 +34,7 @@ public record TaskView(String id, String queue, String type, String status,
     }
 
     static TaskView outcome(String id, String queue, String status) {
-        return new TaskView(id, queue, null, status, null, null, null, null, null, null, null, null);
+        return new TaskView(id, queue, null, status, null, null, null, null, null, null, null, null, null);
     }
 
     /** True when the hash is gone and this is what the done marker kept: no type, attempts, times or result. */

@@ -1,5 +1,6 @@
 package io.dedupq.worker;
 
+import io.dedupq.config.DedupqConfig.QueueConfig.PriorityOrder;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RateLimit;
@@ -34,20 +35,21 @@ public final class ClaimScript {
      * @param resultRetentionMillis  how long a finished task's hash stays (at most the window)
      * @param outcomes     finished executions to record
      * @param rate         the queue's rate limit, or null for none
+     * @param order        how the claim chooses between priority levels
      */
     public record Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
             long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes,
-            RateLimit rate) {
+            RateLimit rate, PriorityOrder order) {
 
-        /** A call for a queue without a rate limit. */
+        /** A call for a queue without a rate limit that takes the highest priority level first. */
         public Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
                 long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
             this(partition, worker, max, moved, lockTtlMillis, freshnessMillis, dedupWindowMillis, resultRetentionMillis,
-                    outcomes, null);
+                    outcomes, null, PriorityOrder.STRICT);
         }
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(11 + OUTCOME_FIELDS * outcomes.size());
+            List<String> args = new ArrayList<>(12 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
             args.add(partition.queue());
@@ -59,6 +61,7 @@ public final class ClaimScript {
             args.add(Long.toString(resultRetentionMillis));
             args.add(rate == null ? "0" : Integer.toString(rate.starts()));
             args.add(rate == null ? "0" : Long.toString(rate.window().toMillis()));
+            args.add(order == PriorityOrder.WEIGHTED ? "weighted" : "strict");
             for (Outcome o : outcomes) {
                 args.add(o.claim().id());
                 args.add(o.claim().envelope());

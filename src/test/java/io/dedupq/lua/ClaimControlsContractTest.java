@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.config.DedupqConfig.QueueConfig.PriorityOrder;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RateLimit;
@@ -44,7 +45,7 @@ class ClaimControlsContractTest {
     private ClaimScript.Reply claim(int max, String moved, RateLimit rate, List<Outcome> outcomes) {
         lab.call("ZADD", keys.workers(partition), now, WORKER);
         ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, TTL, FRESHNESS, WINDOW, WINDOW, outcomes,
-                rate).script(keys);
+                rate, PriorityOrder.STRICT).script(keys);
         return ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
     }
 
