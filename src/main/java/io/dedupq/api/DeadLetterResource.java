@@ -103,11 +103,7 @@ public class DeadLetterResource {
     }
 
     private String queue(String name) {
-        if (!registry.queues().contains(name)) {
-            throw new ProblemException(Problem.of(404, "queue-not-found", "Not Found", "no queue named " + name
-                    + "; known queues: " + String.join(", ", registry.queues())));
-        }
-        return name;
+        return Params.queue(registry, name);
     }
 
     private static String outcome(DeadLetterStore.Result result) {

@@ -1,5 +1,6 @@
 package io.dedupq.api;
 
+import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.queue.TaskIds;
 
 /** Checks of path and query parameters shared by the resources. */
@@ -42,6 +43,15 @@ public final class Params {
             // reported below
         }
         throw new ProblemException(Problem.invalid(name, "must be a whole number from " + min + " to " + max));
+    }
+
+    /** A queue's name from the path: one of the queues the handlers make, else a 404 that lists them. */
+    public static String queue(HandlerRegistry registry, String name) {
+        if (!registry.queues().contains(name)) {
+            throw new ProblemException(Problem.of(404, "queue-not-found", "Not Found", "no queue named " + name
+                    + "; known queues: " + String.join(", ", registry.queues())));
+        }
+        return name;
     }
 
     public static ProblemException notFound(String what, String id) {

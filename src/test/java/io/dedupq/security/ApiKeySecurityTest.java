@@ -76,6 +76,8 @@ class ApiKeySecurityTest {
                         r -> r.post("/api/queues/flaky/dead/" + uniqueId("unknown") + "/retry"), 401, 401, 403, 404),
                 new Case("DELETE /api/queues/{queue}/dead/{id}",
                         r -> r.delete("/api/queues/flaky/dead/" + uniqueId("unknown")), 401, 401, 403, 404),
+                new Case("GET /api/queues/{queue}/tasks", r -> r.get("/api/queues/flaky/tasks?state=running"),
+                        401, 401, 403, 200),
                 new Case("GET /api/workers", r -> r.get("/api/workers"), 401, 401, 403, 200),
                 new Case("GET /dashboard (the page is public)", r -> r.redirects().follow(false).get("/dashboard"),
                         303, 303, 303, 303),
