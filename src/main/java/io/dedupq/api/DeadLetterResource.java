@@ -103,7 +103,7 @@ public class DeadLetterResource {
     }
 
     private String queue(String name) {
-        return Params.queue(registry, name);
+        return Params.queue(name, registry.queues());
     }
 
     private static String outcome(DeadLetterStore.Result result) {

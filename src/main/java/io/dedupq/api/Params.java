@@ -1,7 +1,7 @@
 package io.dedupq.api;
 
-import io.dedupq.handler.HandlerRegistry;
 import io.dedupq.queue.TaskIds;
+import java.util.List;
 
 /** Checks of path and query parameters shared by the resources. */
 public final class Params {
@@ -45,11 +45,11 @@ public final class Params {
         throw new ProblemException(Problem.invalid(name, "must be a whole number from " + min + " to " + max));
     }
 
-    /** A queue's name from the path: one of the queues the handlers make, else a 404 that lists them. */
-    public static String queue(HandlerRegistry registry, String name) {
-        if (!registry.queues().contains(name)) {
+    /** A path queue must be one the handlers serve; anything else is a 404 listing the known ones. */
+    public static String queue(String name, List<String> known) {
+        if (!known.contains(name)) {
             throw new ProblemException(Problem.of(404, "queue-not-found", "Not Found", "no queue named " + name
-                    + "; known queues: " + String.join(", ", registry.queues())));
+                    + "; known queues: " + String.join(", ", known)));
         }
         return name;
     }

@@ -52,7 +52,7 @@ public class QueueTaskResource {
     @APIResponse(responseCode = "404", ref = ApiDocumentation.NOT_FOUND)
     public TaskPage list(@PathParam("queue") String queue, @QueryParam("state") String state,
             @QueryParam("offset") String offset, @QueryParam("limit") String limit) {
-        String known = Params.queue(registry, queue);
+        String known = Params.queue(queue, registry.queues());
         QueueTasks.State listed = state == null ? QueueTasks.State.WAITING : QueueTasks.State.of(state)
                 .orElseThrow(() -> new ProblemException(Problem.invalid("state", "must be waiting, delayed or running")));
         return tasks.page(known, listed, Params.offset(offset), Params.limit(limit));

@@ -86,11 +86,17 @@ class QueueTaskApiTest {
             assertEquals(enqueuedAt, first.getLong("tasks[0].since"), "a waiting task's age counts from its enqueue");
             assertTrue(first.getLong("tasks[0].ageMs") >= 0);
             assertFalse(first.getMap("tasks[0]").containsKey("worker"), "a waiting task runs nowhere");
+            assertFalse(first.getMap("tasks[0]").containsKey("priority"), "nor has it a priority or a group");
+            assertFalse(first.getMap("tasks[0]").containsKey("group"));
             assertEquals(List.of(waiting.get(2)), page(queue, "state=waiting&offset=2&limit=2").getList("tasks.id"));
             assertEquals(List.of(), page(queue, "state=waiting&offset=3").getList("tasks"));
             assertEquals(first.getList("tasks.id"), page(queue, "limit=2").getList("tasks.id"), "waiting is the default");
 
+            // what a handler reports as its progress is in the task's hash
+            testRedis.hset(keys.task(new Partition(queue, 0, 1), blocker), "progress", "40", "progressNote", "half");
             JsonPath running = page(queue, "state=running");
+            assertEquals(40, running.getInt("tasks[0].progress"));
+            assertEquals("half", running.getString("tasks[0].progressNote"));
             assertEquals(1, running.getLong("total"));
             assertEquals(blocker, running.getString("tasks[0].id"));
             assertEquals(worker.id(), running.getString("tasks[0].worker"));
@@ -136,7 +142,8 @@ class QueueTaskApiTest {
             String id = idIn(p);
             ids.add(id);
             String envelope = "{\"id\":\"" + id + "\",\"type\":\"" + queue
-                    + "\",\"payload\":{\"failures\":0},\"attempt\":2,\"enqueuedAt\":1000}";
+                    + "\",\"payload\":{\"failures\":0},\"attempt\":2,\"enqueuedAt\":1000,\"priority\":" + p
+                    + ",\"group\":\"account-" + p + "\"}";
             envelopes.add(envelope);
             testRedis.zadd(keys.delayed(new Partition(queue, p, PARTED)), due, envelope);
         }
@@ -146,6 +153,8 @@ class QueueTaskApiTest {
             assertEquals(ids.subList(0, 3), first.getList("tasks.id"), "partition 0's first, and so on");
             assertEquals(List.of(2, 2, 2), first.getList("tasks.attempt"));
             assertEquals(1000L, first.getLong("tasks[0].since"), "without a hash, the envelope's enqueuedAt");
+            assertEquals(List.of(0, 1, 2), first.getList("tasks.priority"), "the envelope's priority");
+            assertEquals(List.of("account-0", "account-1", "account-2"), first.getList("tasks.group"));
             assertEquals(ids.subList(3, 4), page(queue, "state=delayed&offset=3&limit=3").getList("tasks.id"));
         } finally {
             for (int p = 0; p < PARTED; p++) {
