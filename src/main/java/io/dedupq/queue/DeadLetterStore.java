@@ -57,21 +57,10 @@ public class DeadLetterStore {
     public DeadPage page(String queue, int offset, int limit) {
         List<String> lists = partitions.of(queue).stream().map(keys::dead).toList();
         List<Response> lengths = redis.batch(lists.stream().map(list -> KeyedCommand.of(Command.LLEN, list)).toList());
-        long total = 0;
-        long skip = offset;
-        long wanted = limit;
+        List<Long> sizes = lengths.stream().map(Response::toLong).toList();
         List<KeyedCommand> slices = new ArrayList<>();
-        for (int i = 0; i < lists.size(); i++) {
-            long length = lengths.get(i).toLong();
-            total += length;
-            if (wanted > 0 && skip < length) {
-                long end = Math.min(length, skip + wanted) - 1;
-                slices.add(KeyedCommand.of(Command.LRANGE, lists.get(i)).arg(skip).arg(end));
-                wanted -= end - skip + 1;
-                skip = 0;
-            } else {
-                skip -= Math.min(skip, length);
-            }
+        for (PageSlices.Slice slice : PageSlices.of(sizes, offset, limit)) {
+            slices.add(KeyedCommand.of(Command.LRANGE, lists.get(slice.list())).arg(slice.start()).arg(slice.end()));
         }
         List<DeadLetter> entries = new ArrayList<>();
         for (Response slice : redis.batch(slices)) {
@@ -79,7 +68,7 @@ public class DeadLetterStore {
                 entries.add(view(raw.toString()));
             }
         }
-        return new DeadPage(queue, total, offset, limit, entries);
+        return new DeadPage(queue, sizes.stream().mapToLong(Long::longValue).sum(), offset, limit, entries);
     }
 
     /** Puts the dead-lettered task back on pending under its id, as attempt 0. */

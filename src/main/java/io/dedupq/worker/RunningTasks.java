@@ -1,15 +1,12 @@
 package io.dedupq.worker;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.dedupq.config.DedupqJson;
-import io.dedupq.queue.HashFields;
 import io.dedupq.queue.KeyedCommand;
+import io.dedupq.queue.ListedTask;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.TaskCopies;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
@@ -20,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What each worker runs right now, read from its processing lists and the tasks' hashes: a copy
@@ -34,8 +32,6 @@ public class RunningTasks {
     /** Copies read per processing list: a worker holds about its queue's concurrency in one. */
     public static final int MAX_PER_LIST = 100;
 
-    private static final List<String> FIELDS = List.of("status", "attempt", "token", "startedAt");
-
     /**
      * One task a worker runs.
      *
@@ -47,19 +43,16 @@ public class RunningTasks {
     public record RunningTask(String id, String queue, int attempt, long since, long elapsedMs) {
     }
 
-    private record Copy(Partition partition, String worker, String id) {
-    }
-
     private final RedisCalls redis;
     private final RedisKeys keys;
     private final QueuePartitions partitions;
-    private final ObjectMapper mapper;
+    private final TaskCopies copies;
 
-    public RunningTasks(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, @DedupqJson ObjectMapper mapper) {
+    public RunningTasks(RedisCalls redis, RedisKeys keys, QueuePartitions partitions, TaskCopies copies) {
         this.redis = redis;
         this.keys = keys;
         this.partitions = partitions;
-        this.mapper = mapper;
+        this.copies = copies;
     }
 
     /**
@@ -67,66 +60,55 @@ public class RunningTasks {
      * nothing has no entry. {@code now} is Redis's time (ms). The caller guards the calls.
      */
     public Map<String, List<RunningTask>> of(Set<String> workers, long now) {
-        List<Partition> all = partitions.all();
-        List<KeyedCommand> members = new ArrayList<>(all.size());
-        for (Partition partition : all) {
-            members.add(KeyedCommand.of(Command.ZRANGE, keys.workers(partition)).arg(0).arg(-1));
-        }
-        List<Partition> listed = new ArrayList<>();
-        List<String> owners = new ArrayList<>();
-        List<KeyedCommand> lists = new ArrayList<>();
-        List<Response> consumers = redis.batch(members);
-        for (int p = 0; p < all.size(); p++) {
-            for (Response member : consumers.get(p)) {
-                String worker = member.toString();
-                if (workers.contains(worker)) {
-                    listed.add(all.get(p));
-                    owners.add(worker);
-                    lists.add(KeyedCommand.of(Command.LRANGE, keys.processing(all.get(p), worker)).arg(0).arg(MAX_PER_LIST - 1));
-                }
-            }
-        }
-        if (lists.isEmpty()) {
-            return Map.of();
-        }
-        List<Copy> copies = new ArrayList<>();
-        List<KeyedCommand> hashes = new ArrayList<>();
-        List<Response> envelopes = redis.batch(lists);
-        for (int l = 0; l < lists.size(); l++) {
-            for (Response envelope : envelopes.get(l)) {
-                String id = idOf(envelope.toString());
-                if (id != null) {
-                    copies.add(new Copy(listed.get(l), owners.get(l), id));
-                    hashes.add(HashFields.hmget(keys.task(listed.get(l), id), FIELDS));
-                }
-            }
-        }
-        if (hashes.isEmpty()) {
-            return Map.of();
-        }
         Map<String, List<RunningTask>> running = new HashMap<>();
-        List<Response> tasks = redis.batch(hashes);
-        for (int c = 0; c < copies.size(); c++) {
-            Copy copy = copies.get(c);
-            HashFields task = new HashFields(FIELDS, tasks.get(c));
-            String token = task.text("token");
-            Long since = task.number("startedAt");
-            if ("running".equals(task.text("status")) && token != null && token.startsWith(copy.worker() + ":") && since != null) {
-                running.computeIfAbsent(copy.worker(), w -> new ArrayList<>()).add(new RunningTask(copy.id(),
-                        copy.partition().queue(), (int) task.count("attempt"), since, Math.max(0, now - since)));
-            }
+        for (TaskCopies.Read task : read(partitions.all(), workers::contains)) {
+            running.computeIfAbsent(task.copy().worker(), w -> new ArrayList<>()).add(new RunningTask(task.id(),
+                    task.copy().partition().queue(), task.attempt(), task.startedAt(), Math.max(0, now - task.startedAt())));
         }
         running.values().forEach(list -> list.sort(Comparator.comparingLong(RunningTask::since)));
         return running;
     }
 
-    /** The id of a copy, null for one that does not read (claim.lua dead-letters those). */
-    private String idOf(String envelope) {
-        try {
-            JsonNode id = mapper.readTree(envelope).get("id");
-            return id != null && id.isTextual() ? id.textValue() : null;
-        } catch (JsonProcessingException e) {
-            return null;
+    /**
+     * The running tasks of {@code queue} on any worker that consumes it (a dead one's until the
+     * reaper requeues them), longest-running first. The caller guards the calls.
+     */
+    public List<ListedTask> inQueue(String queue, long now) {
+        return read(partitions.of(queue), worker -> true).stream()
+                .sorted(Comparator.comparingLong(TaskCopies.Read::startedAt))
+                .map(task -> task.listed("running", task.startedAt(), now)).toList();
+    }
+
+    /** The copies in the processing lists of {@code listed} workers of these partitions that run now. */
+    private List<TaskCopies.Read> read(List<Partition> from, Predicate<String> listed) {
+        List<KeyedCommand> members = new ArrayList<>(from.size());
+        for (Partition partition : from) {
+            members.add(KeyedCommand.of(Command.ZRANGE, keys.workers(partition)).arg(0).arg(-1));
         }
+        List<Partition> owned = new ArrayList<>();
+        List<String> owners = new ArrayList<>();
+        List<KeyedCommand> lists = new ArrayList<>();
+        List<Response> consumers = redis.batch(members);
+        for (int p = 0; p < from.size(); p++) {
+            for (Response member : consumers.get(p)) {
+                String worker = member.toString();
+                if (listed.test(worker)) {
+                    owned.add(from.get(p));
+                    owners.add(worker);
+                    lists.add(KeyedCommand.of(Command.LRANGE, keys.processing(from.get(p), worker)).arg(0).arg(MAX_PER_LIST - 1));
+                }
+            }
+        }
+        if (lists.isEmpty()) {
+            return List.of();
+        }
+        List<TaskCopies.Copy> found = new ArrayList<>();
+        List<Response> envelopes = redis.batch(lists);
+        for (int l = 0; l < lists.size(); l++) {
+            for (Response envelope : envelopes.get(l)) {
+                found.add(new TaskCopies.Copy(owned.get(l), owners.get(l), envelope.toString()));
+            }
+        }
+        return copies.read(found).stream().filter(task -> task.runsOn(task.copy().worker())).toList();
     }
 }

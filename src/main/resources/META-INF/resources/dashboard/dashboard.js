@@ -48,22 +48,76 @@ function setStatus(state, text) {
   status.textContent = text;
 }
 
-const QUEUE_COLUMNS = ["pending", "processing", "delayed", "dead", "enqueued", "succeeded", "failed", "retried",
+const QUEUE_COLUMNS = ["pending", "processing", "delayed", "dead", "throttled", "enqueued", "succeeded", "failed", "retried",
   "duplicatesSkipped", "cancelled", "revived", "discarded"];
 
+/** What is held back by the queue's limits, as far as the server reports it: "—" when it reports none. */
+function throttled(q) {
+  const parts = [["group", q.groupWaiting], ["rate", q.rateLimited], ["group rate", q.groupRateLimited]]
+    .filter(([, count]) => count !== undefined && count !== null);
+  if (!parts.length) return "—";
+  const held = parts.filter(([, count]) => count > 0);
+  return held.length ? held.map(([name, count]) => name + " " + count).join(" · ") : "0";
+}
+
+/**
+ * The queues' rows are updated in place, not rebuilt: a Pause button stays the element the
+ * operator clicks while the counts change under it.
+ */
 function renderQueues(queues) {
   const body = document.querySelector("#queues tbody");
-  body.replaceChildren(...queues.map(q => {
-    const row = el("tr");
-    row.dataset.queue = q.queue;
-    row.append(el("td", q.queue));
+  const rows = queues.map(q => {
+    let row = body.querySelector("tr[data-queue='" + CSS.escape(q.queue) + "']");
+    if (!row) row = queueRow(q.queue);
+    const paused = q.paused === true;
+    const state = row.querySelector("[data-field='state'] span");
+    state.textContent = paused ? "paused" : "active";
+    state.className = paused ? "badge paused" : "badge";
     for (const column of QUEUE_COLUMNS) {
-      const cell = el("td", q[column], "num");
-      cell.dataset.field = column;
-      row.append(cell);
+      row.querySelector("[data-field='" + column + "']").textContent = column === "throttled" ? throttled(q) : q[column];
+    }
+    const toggle = row.querySelector("button.pause");
+    if (toggle.dataset.paused !== String(paused)) {
+      toggle.dataset.paused = String(paused);
+      toggle.textContent = paused ? "Resume" : "Pause";
+      toggle.disabled = false;
     }
     return row;
-  }));
+  });
+  body.replaceChildren(...rows);
+  renderQueueChoice(queues);
+}
+
+function queueRow(queue) {
+  const row = el("tr");
+  row.dataset.queue = queue;
+  const state = el("td");
+  state.dataset.field = "state";
+  state.append(el("span"));
+  row.append(el("td", queue), state);
+  for (const column of QUEUE_COLUMNS) {
+    const cell = el("td", null, column === "throttled" ? null : "num");
+    cell.dataset.field = column;
+    row.append(cell);
+  }
+  const toggle = el("button", "Pause", "plain pause");
+  toggle.addEventListener("click", () => {
+    const verb = toggle.dataset.paused === "true" ? "resume" : "pause";
+    act(toggle, "POST", "/api/queues/" + encodeURIComponent(queue) + "/" + verb,
+      (ok, answer) => say("queues-message", ok ? null : verb + " " + queue + ": " + answer, false));
+  });
+  const actions = el("td", null, "actions");
+  actions.append(toggle);
+  row.append(actions);
+  return row;
+}
+
+/** Shows `text` in the element with that id (hidden when null); `ok` says whether it is good news. */
+function say(id, text, ok) {
+  const message = document.getElementById(id);
+  message.hidden = text === null;
+  message.textContent = text || "";
+  message.className = ok ? "note" : "message";
 }
 
 function record(queues) {
@@ -127,7 +181,7 @@ function seconds(ms) {
   return (ms / 1000).toFixed(1) + " s";
 }
 
-/** A worker's running tasks: id, queue, attempt (1 for the first run) and for how long, longest first. */
+/** A worker's running tasks: id, queue, attempt (0 for the first run, as in the API) and for how long, longest first. */
 function runningList(tasks) {
   const list = el("ul", null, "running");
   list.append(...tasks.map(t => {
@@ -135,7 +189,7 @@ function runningList(tasks) {
     item.dataset.id = t.id;
     const id = el("span", t.id, "id");
     id.title = t.id;
-    const meta = el("span", t.queue + " · attempt " + (t.attempt + 1) + " · " + seconds(t.elapsedMs), "meta");
+    const meta = el("span", t.queue + " · attempt " + t.attempt + " · " + seconds(t.elapsedMs), "meta");
     meta.title = "since " + time(t.since);
     item.append(id, meta);
     return item;
@@ -199,16 +253,115 @@ async function renderDead(queues) {
   document.getElementById("dead-empty").hidden = rows.length > 0;
 }
 
-async function act(button, method, path) {
+/**
+ * An operator's action from a button. `report(ok, answer)` shows what came of it (the reply's
+ * body, or the error's message); by default an error goes to the status line.
+ */
+async function act(button, method, path, report = (ok, answer) => { if (!ok) setStatus("error", answer); }) {
   button.disabled = true;
   try {
-    await api(method, path);
+    report(true, await api(method, path));
     deadShown = null;
+    tasksShown = null;
     await refresh();
   } catch (error) {
-    setStatus("error", error.message);
+    report(false, error.message);
     button.disabled = false;
   }
+}
+
+const TASK_PAGE = 20;
+const tasksView = { queue: null, state: "waiting", offset: 0 };
+let tasksShown = null;
+
+/** The Tasks card's queue selector follows the queues the server lists; the first is chosen at the start. */
+function renderQueueChoice(queues) {
+  const select = document.getElementById("tasks-queue");
+  const names = queues.map(q => q.queue);
+  if (select.options.length !== names.length || names.some((name, i) => select.options[i].value !== name)) {
+    select.replaceChildren(...names.map(name => {
+      const option = el("option", name);
+      option.value = name;
+      return option;
+    }));
+  }
+  if (!names.includes(tasksView.queue)) tasksView.queue = names.length ? names[0] : null;
+  select.value = tasksView.queue || "";
+  const counts = queues.find(q => q.queue === tasksView.queue) || {};
+  const sizes = { waiting: counts.pending, delayed: counts.delayed, running: counts.processing };
+  for (const tab of document.querySelectorAll(".tabs button")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.state === tasksView.state));
+    const size = sizes[tab.dataset.state];
+    tab.textContent = tab.dataset.state + (size === undefined ? "" : " " + size);
+  }
+}
+
+function age(ms) {
+  if (ms === undefined || ms === null) return "—";
+  if (ms < 60000) return seconds(ms);
+  if (ms < 3600000) return Math.floor(ms / 60000) + " min";
+  return (ms / 3600000).toFixed(1) + " h";
+}
+
+function progress(task) {
+  if (task.progress === undefined || task.progress === null) return task.progressNote || "—";
+  return task.progress + " %" + (task.progressNote ? " · " + task.progressNote : "");
+}
+
+/** A page of the chosen queue's tasks in the chosen state, with a Cancel button on each. */
+async function renderTasks() {
+  if (!tasksView.queue) return;
+  const page = await api("GET", "/api/queues/" + encodeURIComponent(tasksView.queue) + "/tasks?state=" + tasksView.state
+    + "&offset=" + tasksView.offset + "&limit=" + TASK_PAGE);
+  if (page.tasks.length === 0 && page.offset > 0 && page.total > 0) {
+    // the page ran empty under us (tasks ran or were cancelled): show the last one there is
+    tasksView.offset = Math.floor((page.total - 1) / TASK_PAGE) * TASK_PAGE;
+    return renderTasks();
+  }
+  document.getElementById("tasks-range").textContent = page.tasks.length
+    ? (page.offset + 1) + "–" + (page.offset + page.tasks.length) + " of " + page.total : "";
+  document.getElementById("tasks-prev").disabled = page.offset === 0;
+  document.getElementById("tasks-next").disabled = page.offset + page.tasks.length >= page.total;
+  const empty = document.getElementById("tasks-empty");
+  empty.hidden = page.tasks.length > 0;
+  empty.textContent = "No " + page.state + " tasks in " + page.queue + ".";
+  const body = document.querySelector("#tasks tbody");
+  // ages change on every poll; the rows are rebuilt only when anything else did, so that a
+  // Cancel button is never swapped under the operator's click
+  const shown = JSON.stringify([page.queue, page.state, page.tasks.map(t => ({ ...t, ageMs: undefined }))]);
+  if (shown === tasksShown) {
+    page.tasks.forEach((task, i) => { body.rows[i].querySelector("[data-field='age']").textContent = age(task.ageMs); });
+    return;
+  }
+  tasksShown = shown;
+  body.replaceChildren(...page.tasks.map(task => {
+    const row = el("tr");
+    row.dataset.id = task.id;
+    const ageCell = cut(age(task.ageMs), "num");
+    ageCell.dataset.field = "age";
+    ageCell.title = (task.state === "running" ? "running since " : "enqueued ") + time(task.since)
+      + (task.dueAt ? "; due " + time(task.dueAt) : "");
+    const fields = [cut(task.id, "id"), cut(task.type || "—"), ageCell, cut(task.attempt, "num"),
+      cut(task.priority ?? "—", "num"), cut(task.group ?? "—"), cut(progress(task)), cut(task.worker ?? "—")];
+    fields[4].dataset.field = "priority";
+    fields[5].dataset.field = "group";
+    fields[6].dataset.field = "progress";
+    const cancel = el("button", "Cancel", "secondary cancel");
+    cancel.addEventListener("click", () => act(cancel, "POST", "/api/tasks/" + encodeURIComponent(task.id) + "/cancel",
+      (ok, answer) => say("tasks-message", ok ? "Task " + task.id + " is " + answer.status + "."
+        : "Cancel " + task.id + ": " + answer, ok)));
+    const actions = el("td", null, "actions");
+    actions.append(cancel);
+    row.append(...fields, actions);
+    return row;
+  }));
+}
+
+function showTasks(change) {
+  Object.assign(tasksView, change);
+  tasksShown = null;
+  say("tasks-message", null, true);
+  refresh();
 }
 
 async function lookup(id) {
@@ -230,22 +383,29 @@ async function lookup(id) {
 }
 
 let refreshing = false;
+// a refresh asked for while one runs (after a click) follows it at once, not at the next poll
+let refreshAgain = false;
 
 async function refresh() {
-  if (refreshing) return;
+  if (refreshing) {
+    refreshAgain = true;
+    return;
+  }
   refreshing = true;
+  refreshAgain = false;
   try {
     const [queues, workers] = await Promise.all([api("GET", "/api/queues"), api("GET", "/api/workers")]);
     renderQueues(queues);
     record(queues);
     renderChart();
     renderWorkers(workers);
-    await renderDead(queues);
+    await Promise.all([renderDead(queues), renderTasks()]);
     setStatus("ok", "live · " + new Date().toLocaleTimeString());
   } catch (error) {
     setStatus("error", error.message.startsWith("401") ? "401: enter an API key with the operator role" : error.message);
   } finally {
     refreshing = false;
+    if (refreshAgain) refresh();
   }
 }
 
@@ -258,6 +418,14 @@ document.getElementById("lookup-form").addEventListener("submit", event => {
   event.preventDefault();
   lookup(document.getElementById("task-id").value.trim());
 });
+document.getElementById("tasks-queue").addEventListener("change", event => showTasks({ queue: event.target.value, offset: 0 }));
+for (const tab of document.querySelectorAll(".tabs button")) {
+  tab.addEventListener("click", () => showTasks({ state: tab.dataset.state, offset: 0 }));
+}
+document.getElementById("tasks-prev").addEventListener("click",
+  () => showTasks({ offset: Math.max(0, tasksView.offset - TASK_PAGE) }));
+document.getElementById("tasks-next").addEventListener("click", () => showTasks({ offset: tasksView.offset + TASK_PAGE }));
 document.getElementById("api-key").value = apiKey();
 refresh();
-setInterval(refresh, POLL_MS);
+// a poll that finds one still running leaves it be
+setInterval(() => refreshing || refresh(), POLL_MS);

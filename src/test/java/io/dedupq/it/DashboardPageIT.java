@@ -3,6 +3,7 @@ package io.dedupq.it;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
@@ -31,6 +32,13 @@ class DashboardPageIT {
                 .body(containsString("dedupq dashboard"));
         given().get("/dashboard/dashboard.js").then().statusCode(200).body(containsString("/api/workers"));
         given().get("/dashboard/dashboard.css").then().statusCode(200);
+    }
+
+    @Test
+    void aQueuesTasksAreListedForTheTasksCard() {
+        given().get("/dashboard/dashboard.js").then().statusCode(200).body(containsString("/tasks?state="));
+        given().get("/api/queues/payment/tasks?state=running").then().statusCode(200)
+                .body("queue", equalTo("payment")).body("state", equalTo("running")).body("total", equalTo(0));
     }
 
     @Test

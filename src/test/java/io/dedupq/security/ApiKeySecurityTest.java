@@ -61,6 +61,8 @@ class ApiKeySecurityTest {
                         401, 401, 200, 200),
                 new Case("GET /api/tasks/{id}", r -> r.get("/api/tasks/" + uniqueId("unknown")), 401, 401, 404, 404),
                 new Case("GET /api/queues", r -> r.get("/api/queues"), 401, 401, 403, 200),
+                new Case("GET /api/queues/{queue}/tasks", r -> r.get("/api/queues/flaky/tasks?state=running"),
+                        401, 401, 403, 200),
                 new Case("PUT /api/accounts/{id}", r -> r.contentType(ContentType.JSON)
                         .body(Map.of("currency", "EUR", "balance", "10.00")).put("/api/accounts/" + account),
                         401, 401, 403, 201),
