@@ -117,7 +117,7 @@ class ClaimControlsContractTest {
         ClaimScript.Reply reply = claim(1, "", null,
                 List.of(new Outcome(running, "flaky", 0, TaskStatus.SUCCEEDED, "", "", 0, false)));
 
-        assertEquals(List.of(true), reply.recorded());
+        assertEquals(List.of(ClaimScript.Recorded.RECORDED), reply.recorded());
         assertEquals("succeeded", lab.hget(keys.task(partition, id), "status"), "a running task finishes");
         assertFalse(lab.exists(keys.lock(partition, id)));
     }
