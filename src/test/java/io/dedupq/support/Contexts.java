@@ -25,6 +25,11 @@ public final class Contexts {
     private Contexts() {
     }
 
+    /** Signals that never fire. */
+    public static ExecutionContext.Signals quiet() {
+        return QUIET;
+    }
+
     public static ExecutionContext of(String id, String queue, int attempt, long fencingToken) {
         return new ExecutionContext(id, queue, attempt, fencingToken, QUIET, (percent, note) -> { });
     }
