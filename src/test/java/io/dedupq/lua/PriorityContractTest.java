@@ -164,6 +164,27 @@ class PriorityContractTest {
     }
 
     @Test
+    void aRetryOfAnotherLevelWakesAWorkerWaitingOnTheEmptyPlainList() {
+        String next = envelope("r-3", 2).replace("\"attempt\":0", "\"attempt\":1");
+        lab.call("ZADD", keys.delayed(partition), 0, next);
+
+        lab.eval(new PromoteScript.Call(partition, 10).script(keys));
+
+        assertEquals(List.of(next), lab.lrange(keys.pending(partition, 2)));
+        assertEquals(List.of(Priority.WAKE), lab.lrange(keys.pending(partition)));
+    }
+
+    @Test
+    void aRequeuedCopyOfAnotherLevelWakesAWorkerWaitingOnTheEmptyPlainList() {
+        lab.call("LPUSH", keys.processing(partition, WORKER), envelope("q-3", 9));
+
+        lab.eval(RequeueScript.Call.all(partition, WORKER, 60_000).script(keys));
+
+        assertEquals(List.of(envelope("q-3", 9)), lab.lrange(keys.pending(partition, 9)));
+        assertEquals(List.of(Priority.WAKE), lab.lrange(keys.pending(partition)));
+    }
+
+    @Test
     void aRequeuedCopyGoesBackToItsLevel() {
         lab.call("LPUSH", keys.processing(partition, WORKER), envelope("q-1", 1));
         lab.call("LPUSH", keys.processing(partition, WORKER), envelope("q-2", 5));
