@@ -39,7 +39,7 @@ final class LuaMutations {
             entry(EXTEND, List.of(ExtendContractTest.class)),
             entry(RELEASE, List.of(ReleaseContractTest.class)),
             entry(CANCEL, List.of(CancelContractTest.class, PriorityContractTest.class)),
-            entry(REVIVE, List.of(DeadLetterContractTest.class)),
+            entry(REVIVE, List.of(DeadLetterContractTest.class, PriorityContractTest.class)),
             entry(DISCARD, List.of(DeadLetterContractTest.class)),
             entry(CREATE, List.of(CreateContractTest.class)),
             entry(DEBIT, List.of(DebitContractTest.class)),
@@ -234,6 +234,9 @@ final class LuaMutations {
                     "if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[6]) end", ""),
             new LuaMutation(REVIVE, "hash keeps its expiry", "redis.call('PERSIST', KEYS[1])", ""),
             new LuaMutation(REVIVE, "nothing pushed", "redis.call('LPUSH', KEYS[3], ARGV[2])", ""),
+            new LuaMutation(REVIVE, "no wake-up for a task of another level",
+                    "redis.call('LPUSH', KEYS[6], 'dedupq:wake')", ""),
+            new LuaMutation(REVIVE, "the hash forgets the level", "redis.call('HSET', KEYS[1], 'priority', ARGV[7])", ""),
 
             // discard.lua
             new LuaMutation(DISCARD, "record kept", "if redis.call('LREM', KEYS[2], 1, ARGV[1]) == 0 then return 0 end",

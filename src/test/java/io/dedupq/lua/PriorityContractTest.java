@@ -11,6 +11,7 @@ import io.dedupq.queue.EnqueueScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.Priority;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ReviveScript;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.support.ScriptLab;
 import io.dedupq.worker.Claim;
@@ -193,6 +194,20 @@ class PriorityContractTest {
 
         assertEquals(List.of(envelope("q-1", 1)), lab.lrange(keys.pending(partition, 1)));
         assertEquals(List.of(envelope("q-2", 5)), lab.lrange(keys.pending(partition)));
+    }
+
+    @Test
+    void aRevivedDeadLetterGoesBackToItsLevelAndWakesAWorker() {
+        String id = "dead-1";
+        String record = "{\"id\":\"dead-1\",\"status\":\"failed\"}";
+        lab.call("LPUSH", keys.dead(partition), record);
+        lab.call("HSET", keys.task(partition, id), "status", "failed");
+
+        lab.eval(new ReviveScript.Call(partition, id, record, envelope(id, 8), "flaky", 1L, 8).script(keys));
+
+        assertEquals(List.of(envelope(id, 8)), lab.lrange(keys.pending(partition, 8)));
+        assertEquals(List.of(Priority.WAKE), lab.lrange(keys.pending(partition)));
+        assertEquals("8", lab.hget(keys.task(partition, id), "priority"), "GET /api/tasks and cancel read it there");
     }
 
     @Test
