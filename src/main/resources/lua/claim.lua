@@ -239,21 +239,24 @@ end
 -- priorities ----------------------------------------------------------------------------------
 
 local WAKE = 'dedupq:wake'
+-- the levels, highest first, as text: a number in a concatenation is formatted with '%.14g',
+-- which cost more than the EXISTS below
+local LEVELS = { '9', '8', '7', '6', '5', '4', '3', '2', '1', '0' }
 
 -- the pending lists with tasks, highest level first, each with its weight (level + 1); the
--- default level's alone, without building the others, when no other level has tasks
+-- default level's alone when no other level has tasks (one EXISTS)
 local function waitingLists()
   local others = {}
-  for level = 9, 0, -1 do
-    if level ~= 5 then others[#others + 1] = KEYS[1] .. ':' .. level end
+  for _, level in ipairs(LEVELS) do
+    if level ~= '5' then others[#others + 1] = KEYS[1] .. ':' .. level end
   end
   if redis.call('EXISTS', unpack(others)) == 0 then
     return { { key = KEYS[1], weight = 1 } }
   end
   local lists = {}
-  for level = 9, 0, -1 do
-    local key = level == 5 and KEYS[1] or KEYS[1] .. ':' .. level
-    if redis.call('EXISTS', key) == 1 then lists[#lists + 1] = { key = key, weight = level + 1 } end
+  for _, level in ipairs(LEVELS) do
+    local key = level == '5' and KEYS[1] or KEYS[1] .. ':' .. level
+    if redis.call('EXISTS', key) == 1 then lists[#lists + 1] = { key = key, weight = tonumber(level) + 1 } end
   end
   return lists
 end

@@ -1,7 +1,8 @@
 --[[
   promote: move retries whose time has come from delayed back to pending, each to the list of
   its priority level: KEYS[2] for the default level 5 (or an envelope that names none or one that
-  is not a level 0-9), KEYS[2]:<level> for the others, as enqueue.lua pushes them.
+  is not a level 0-9), KEYS[2]:<level> for the others, as enqueue.lua pushes them, with its
+  wake-up entry on an empty KEYS[2] when it pushed onto another level's list.
   Called only through io.dedupq.worker.PromoteScript.
 
   KEYS[1] delayed zset        {p:Q}:delayed
@@ -26,8 +27,12 @@ local function pendingOf(raw)
   return KEYS[2]
 end
 
+local others = false
 for _, raw in ipairs(due) do
   redis.call('ZREM', KEYS[1], raw)
-  redis.call('LPUSH', pendingOf(raw), raw)
+  local list = pendingOf(raw)
+  others = others or list ~= KEYS[2]
+  redis.call('LPUSH', list, raw)
 end
+if others and redis.call('LLEN', KEYS[2]) == 0 then redis.call('LPUSH', KEYS[2], 'dedupq:wake') end
 return #due

@@ -1,7 +1,8 @@
 --[[
   requeue: put copies from one worker's processing list back on pending, first in line, each on
   the list of its priority level: KEYS[2] for the default level 5 (or an envelope that names none
-  or one that is not a level 0-9, and enqueue.lua's wake-up entry), KEYS[2]:<level> for the others.
+  or one that is not a level 0-9, and enqueue.lua's wake-up entry), KEYS[2]:<level> for the others,
+  with enqueue.lua's wake-up entry on an empty KEYS[2] when it pushed onto another level's list.
   Read and written by io.dedupq.worker.RequeueScript, nowhere else.
 
   Three callers:
@@ -66,6 +67,7 @@ local function owned(value)
 end
 
 local moved = {}
+local others = false
 for _, raw in ipairs(entries) do
   if redis.call('LREM', KEYS[1], 1, raw) == 1 then
     local ok, env = pcall(cjson.decode, raw)
@@ -79,9 +81,12 @@ for _, raw in ipairs(entries) do
         redis.call('HDEL', taskKey, 'token')
       end
     end
-    redis.call('RPUSH', pendingOf(readable and env), raw)
+    local list = pendingOf(readable and env)
+    others = others or list ~= KEYS[2]
+    redis.call('RPUSH', list, raw)
   end
 end
+if others and redis.call('LLEN', KEYS[2]) == 0 then redis.call('LPUSH', KEYS[2], 'dedupq:wake') end
 
 -- a presumed-dead worker stays listed for a while: a copy it moves in after all is still found
 if mode == 'all' then

@@ -5,13 +5,15 @@
   Only while the task is dead-lettered (status failed or dead, or its hash already expired
   with the dedup window) and its record is still in the dead list: the record is removed, the
   done marker cleared, the hash reset to queued with attempt 0 and no expiry, and the fresh
-  envelope pushed for the workers onto the pending list of its priority level.
+  envelope pushed for the workers onto the pending list of its priority level, with enqueue.lua's
+  wake-up entry on an empty KEYS[6] when that is another level's list.
 
   KEYS[1] task hash           {p:Q}:task:<id>
   KEYS[2] done marker         {p:Q}:done:<id>
   KEYS[3] pending list        {p:Q}:pending, or {p:Q}:pending:<level> for a level other than the default
   KEYS[4] dead list           {p:Q}:dead
   KEYS[5] stats hash          {p:Q}:stats
+  KEYS[6] pending list        {p:Q}:pending  (the default level's, where idle workers wait)
   ARGV[1] the dead record, exactly as it is in the dead list
   ARGV[2] the envelope to enqueue (attempt 0)
   ARGV[3] task id
@@ -36,5 +38,6 @@ if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'priority', ARGV[7]) end
 redis.call('PERSIST', KEYS[1])
 redis.call('LPUSH', KEYS[3], ARGV[2])
+if KEYS[3] ~= KEYS[6] and redis.call('LLEN', KEYS[6]) == 0 then redis.call('LPUSH', KEYS[6], 'dedupq:wake') end
 redis.call('HINCRBY', KEYS[5], 'revived', 1)
 return { 1, 'queued' }

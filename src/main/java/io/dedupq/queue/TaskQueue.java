@@ -29,7 +29,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 /**
  * The producer side: validates tasks, routes them to their queue and enqueues each id once.
  * Inject it to enqueue in-process; the HTTP API uses it too, so both give the same answers. A task
- * without an id gets a random UUID, unless its queue sets {@code require-id}.
+ * without an id gets a random UUID, unless its queue sets {@code require-id}; one without a
+ * priority gets the default level ({@link Priority}).
  *
  * <p>Errors: {@link InvalidTaskException} (its {@code errors()} name each wrong field; nothing was
  * enqueued) and {@link StoreUnavailableException} (Redis did not answer in time; a write may or
@@ -82,8 +83,16 @@ public class TaskQueue {
      * record, or a JSON tree); {@code id} null means a random UUID, or a refusal where the queue sets {@code require-id}.
      */
     public EnqueueResult enqueue(String id, String type, Object payload) {
+        return enqueue(id, type, payload, Priority.DEFAULT);
+    }
+
+    /**
+     * {@link #enqueue(String, String, Object)} at a priority level from {@value Priority#LOWEST} to
+     * {@value Priority#HIGHEST} (higher runs first; {@value Priority#DEFAULT} is the default).
+     */
+    public EnqueueResult enqueue(String id, String type, Object payload, int priority) {
         JsonNode tree = payload instanceof JsonNode node ? node : mapper.valueToTree(payload);
-        return enqueue(new TaskSubmission(id, type, tree));
+        return enqueue(new TaskSubmission(id, type, tree, priority));
     }
 
     public EnqueueResult enqueue(TaskSubmission submission) {

@@ -1,17 +1,22 @@
 package io.dedupq.api;
 
 import static io.dedupq.support.Api.awaitStatus;
+import static io.dedupq.support.Api.flaky;
 import static io.dedupq.support.Api.submit;
 import static io.dedupq.support.Api.submitBatch;
 import static io.dedupq.support.Api.uniqueId;
+import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.RankedHandler;
 import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.SlowRetryHandler;
+import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -38,6 +43,12 @@ class PriorityApiTest {
 
     @Inject
     RankedHandler.Weighted weighted;
+
+    @Inject
+    TestRedis redis;
+
+    @Inject
+    RedisKeys keys;
 
     private static Map<String, Object> task(String id, String type, Integer priority) {
         Map<String, Object> task = new HashMap<>(Map.of("id", id, "type", type, "payload", Map.of()));
@@ -113,5 +124,23 @@ class PriorityApiTest {
         assertTrue(at <= 1 + 2 * 11, "within two rounds of turns: " + started);
         List<String> highOrder = started.stream().filter(id -> id.startsWith("high")).toList();
         assertEquals(high.stream().map(t -> (String) t.get("id")).toList(), highOrder, "FIFO within the level");
+    }
+
+    @Test
+    void aRetryKeepsItsLevel() {
+        String id = uniqueId("retry");
+        Map<String, Object> task = new HashMap<>(Map.of("id", id, "type", SlowRetryHandler.TYPE, "payload", flaky(1)));
+        task.put("priority", 7);
+        submit(task).then().statusCode(202);
+
+        awaitStatus(id, "retrying");
+
+        // the slow-retry queue waits 5 s before the retry: the next attempt's envelope is in delayed
+        List<String> next = redis.zrange(keys.delayed(whole(SlowRetryHandler.TYPE))).stream()
+                .filter(copy -> copy.contains(id)).toList();
+        assertEquals(1, next.size());
+        assertTrue(next.get(0).contains("\"priority\":7") && next.get(0).contains("\"attempt\":1"), next.get(0));
+        given().get("/api/tasks/" + id).then().body("priority", equalTo(7));
+        awaitStatus(id, "succeeded");
     }
 }

@@ -11,6 +11,7 @@ import io.dedupq.queue.EnqueueScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.Priority;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.ReviveScript;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.support.ScriptLab;
 import io.dedupq.worker.Claim;
@@ -164,6 +165,27 @@ class PriorityContractTest {
     }
 
     @Test
+    void aRetryOfAnotherLevelWakesAWorkerWaitingOnTheEmptyPlainList() {
+        String next = envelope("r-3", 2).replace("\"attempt\":0", "\"attempt\":1");
+        lab.call("ZADD", keys.delayed(partition), 0, next);
+
+        lab.eval(new PromoteScript.Call(partition, 10).script(keys));
+
+        assertEquals(List.of(next), lab.lrange(keys.pending(partition, 2)));
+        assertEquals(List.of(Priority.WAKE), lab.lrange(keys.pending(partition)));
+    }
+
+    @Test
+    void aRequeuedCopyOfAnotherLevelWakesAWorkerWaitingOnTheEmptyPlainList() {
+        lab.call("LPUSH", keys.processing(partition, WORKER), envelope("q-3", 9));
+
+        lab.eval(RequeueScript.Call.all(partition, WORKER, 60_000).script(keys));
+
+        assertEquals(List.of(envelope("q-3", 9)), lab.lrange(keys.pending(partition, 9)));
+        assertEquals(List.of(Priority.WAKE), lab.lrange(keys.pending(partition)));
+    }
+
+    @Test
     void aRequeuedCopyGoesBackToItsLevel() {
         lab.call("LPUSH", keys.processing(partition, WORKER), envelope("q-1", 1));
         lab.call("LPUSH", keys.processing(partition, WORKER), envelope("q-2", 5));
@@ -172,6 +194,20 @@ class PriorityContractTest {
 
         assertEquals(List.of(envelope("q-1", 1)), lab.lrange(keys.pending(partition, 1)));
         assertEquals(List.of(envelope("q-2", 5)), lab.lrange(keys.pending(partition)));
+    }
+
+    @Test
+    void aRevivedDeadLetterGoesBackToItsLevelAndWakesAWorker() {
+        String id = "dead-1";
+        String record = "{\"id\":\"dead-1\",\"status\":\"failed\"}";
+        lab.call("LPUSH", keys.dead(partition), record);
+        lab.call("HSET", keys.task(partition, id), "status", "failed");
+
+        lab.eval(new ReviveScript.Call(partition, id, record, envelope(id, 8), "flaky", 1L, 8).script(keys));
+
+        assertEquals(List.of(envelope(id, 8)), lab.lrange(keys.pending(partition, 8)));
+        assertEquals(List.of(Priority.WAKE), lab.lrange(keys.pending(partition)));
+        assertEquals("8", lab.hget(keys.task(partition, id), "priority"), "GET /api/tasks and cancel read it there");
     }
 
     @Test
