@@ -87,6 +87,7 @@ class RedisOutageTest {
             assertUnavailableWithin(Duration.ofMillis(1500), () -> submit(refused));
             // another class's Redis call runs under the same guard: cut off as fast, not after the client's 5 s
             assertUnavailableWithin(Duration.ofMillis(1500), () -> given().config(BOUNDED).get("/api/workers"));
+            assertUnavailableWithin(Duration.ofMillis(1500), () -> given().config(BOUNDED).get("/api/queues/flaky/tasks"));
         } finally {
             redis.resume();
         }
