@@ -92,7 +92,7 @@ public class TaskQueue {
      */
     public EnqueueResult enqueue(String id, String type, Object payload, int priority) {
         JsonNode tree = payload instanceof JsonNode node ? node : mapper.valueToTree(payload);
-        return enqueue(new TaskSubmission(id, type, tree, null, priority));
+        return enqueue(new TaskSubmission(id, type, tree).withPriority(priority));
     }
 
     public EnqueueResult enqueue(TaskSubmission submission) {

@@ -30,4 +30,14 @@ public record TaskSubmission(
     public TaskSubmission(String id, String type, JsonNode payload) {
         this(id, type, payload, null, null);
     }
+
+    /** This task with its own handler timeout per execution in milliseconds (null: the queue's). */
+    public TaskSubmission withTimeout(Long timeoutMillis) {
+        return new TaskSubmission(id, type, payload, timeoutMillis, priority);
+    }
+
+    /** This task at a priority level (null: the default). */
+    public TaskSubmission withPriority(Integer level) {
+        return new TaskSubmission(id, type, payload, timeout, level);
+    }
 }

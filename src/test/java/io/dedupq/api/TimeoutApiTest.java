@@ -98,11 +98,11 @@ class TimeoutApiTest {
     void inProcessSubmissionsCarryTheirTimeout() {
         String id = uniqueId("in-process");
 
-        tasks.enqueue(new TaskSubmission(id, SleepyHandler.TYPE, mapper.valueToTree(Map.of("sleepMillis", 800)), 100L));
+        tasks.enqueue(new TaskSubmission(id, SleepyHandler.TYPE, mapper.valueToTree(Map.of("sleepMillis", 800))).withTimeout(100L));
 
         assertTimedOutTwice(id, 100);
         InvalidTaskException refused = assertThrows(InvalidTaskException.class, () -> tasks.enqueue(
-                new TaskSubmission(uniqueId("bad"), SleepyHandler.TYPE, mapper.valueToTree(Map.of("sleepMillis", 1)), 0L)));
+                new TaskSubmission(uniqueId("bad"), SleepyHandler.TYPE, mapper.valueToTree(Map.of("sleepMillis", 1))).withTimeout(0L)));
         assertEquals("timeout", refused.errors().get(0).field());
     }
 
