@@ -94,7 +94,11 @@ function queueRow(queue) {
   const state = el("td");
   state.dataset.field = "state";
   state.append(el("span"));
-  row.append(cut(queue), state);
+  const name = el("span", queue, "queue-name");
+  name.title = queue;
+  const nameCell = el("td");
+  nameCell.append(name);
+  row.append(nameCell, state);
   for (const column of QUEUE_COLUMNS) {
     const cell = el("td", null, column === "throttled" ? null : "num");
     cell.dataset.field = column;
