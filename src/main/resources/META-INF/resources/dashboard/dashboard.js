@@ -94,7 +94,7 @@ function queueRow(queue) {
   const state = el("td");
   state.dataset.field = "state";
   state.append(el("span"));
-  row.append(el("td", queue), state);
+  row.append(cut(queue, "name"), state);
   for (const column of QUEUE_COLUMNS) {
     const cell = el("td", null, column === "throttled" ? null : "num");
     cell.dataset.field = column;
