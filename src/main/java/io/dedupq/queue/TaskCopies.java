@@ -8,6 +8,7 @@ import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Copies of tasks found in a partition's lists (pending, delayed, processing), read together with
@@ -17,7 +18,7 @@ import java.util.List;
 public class TaskCopies {
 
     private static final List<String> FIELDS = List.of("status", "token", "enqueuedAt", "startedAt", "nextAttemptAt",
-            "priority", "group", "progress", "progressNote");
+            "priority", "group", "progress", "progressNote", "progressAt");
 
     /** A copy as found in a list of {@code partition}; {@code worker} owns the processing list it is in, null elsewhere. */
     public record Copy(Partition partition, String worker, String envelope) {
@@ -46,7 +47,9 @@ public class TaskCopies {
                     priority != null && priority.canConvertToInt() ? Integer.valueOf(priority.intValue())
                             : whole(task.number("priority")),
                     group != null && group.isTextual() ? group.textValue() : task.text("group"),
-                    whole(progress), task.text("progressNote"), copy.worker());
+                    progress == null ? null : new ListedTask.Progress(progress.intValue(),
+                            Objects.requireNonNullElse(task.text("progressNote"), ""), task.number("progressAt")),
+                    copy.worker());
         }
 
         /** When the task was enqueued: its hash says (enqueue.lua), else its envelope, when it has a time. */

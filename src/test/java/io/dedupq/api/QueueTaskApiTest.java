@@ -88,15 +88,16 @@ class QueueTaskApiTest {
             assertFalse(first.getMap("tasks[0]").containsKey("worker"), "a waiting task runs nowhere");
             assertFalse(first.getMap("tasks[0]").containsKey("priority"), "nor has it a priority or a group");
             assertFalse(first.getMap("tasks[0]").containsKey("group"));
+            assertFalse(first.getMap("tasks[0]").containsKey("progress"), "nor progress, before it runs");
             assertEquals(List.of(waiting.get(2)), page(queue, "state=waiting&offset=2&limit=2").getList("tasks.id"));
             assertEquals(List.of(), page(queue, "state=waiting&offset=3").getList("tasks"));
             assertEquals(first.getList("tasks.id"), page(queue, "limit=2").getList("tasks.id"), "waiting is the default");
 
             // what a handler reports as its progress is in the task's hash
-            testRedis.hset(keys.task(new Partition(queue, 0, 1), blocker), "progress", "40", "progressNote", "half");
+            testRedis.hset(keys.task(new Partition(queue, 0, 1), blocker), "progress", "40", "progressNote", "half",
+                    "progressAt", "1234");
             JsonPath running = page(queue, "state=running");
-            assertEquals(40, running.getInt("tasks[0].progress"));
-            assertEquals("half", running.getString("tasks[0].progressNote"));
+            assertEquals(Map.of("percent", 40, "note", "half", "at", 1234), running.getMap("tasks[0].progress"));
             assertEquals(1, running.getLong("total"));
             assertEquals(blocker, running.getString("tasks[0].id"));
             assertEquals(worker.id(), running.getString("tasks[0].worker"));

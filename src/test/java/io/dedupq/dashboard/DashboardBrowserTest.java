@@ -220,7 +220,7 @@ class DashboardBrowserTest {
 
             // what a handler reports as its progress is in the task's hash
             redis.send(Request.cmd(Command.HSET).arg(keys.task(whole(queue), blocker)).arg("progress").arg("40")
-                    .arg("progressNote").arg("copying the second half"));
+                    .arg("progressNote").arg("copying the second half").arg("progressAt").arg(redis.serverMillis()));
             browser.findElement(By.cssSelector(".tabs button[data-state='running']")).click();
             By running = By.cssSelector("#tasks tr[data-id='" + blocker + "']");
             wait.until(ExpectedConditions.textToBePresentInElementLocated(running, "40 % · copying the second half"));
