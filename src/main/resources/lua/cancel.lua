@@ -5,12 +5,14 @@
   The task becomes terminal like a finished one: status cancelled, a done marker for the dedup
   window (a copy that still turns up is dropped by claim.lua as done, enqueue answers
   duplicate), and the task hash expires after the result retention. Its waiting copies are taken out of
-  pending and delayed; finding them reads both (cost grows with their length). A running task
-  or one already terminal is left as it is.
+  pending and delayed; finding them reads both (cost grows with their length). The pending list
+  searched is the one of the task's priority level, which its hash keeps as 'priority' unless it
+  is the default (enqueue.lua): KEYS[3] then, KEYS[3]:<level> otherwise. A running task or one
+  already terminal is left as it is.
 
   KEYS[1] task hash           {p:Q}:task:<id>
   KEYS[2] done marker         {p:Q}:done:<id>
-  KEYS[3] pending list        {p:Q}:pending
+  KEYS[3] pending list        {p:Q}:pending  (the default level's)
   KEYS[4] delayed zset        {p:Q}:delayed
   KEYS[5] stats hash          {p:Q}:stats
   ARGV[1] task id
@@ -22,7 +24,8 @@
   {-1, <status>} not cancellable in that status (running, or already terminal).
 ]]
 local id = ARGV[1]
-local status = redis.call('HGET', KEYS[1], 'status')
+local known = redis.call('HMGET', KEYS[1], 'status', 'priority')
+local status, level = known[1], known[2]
 if not status then return { 0, '' } end
 if status ~= 'queued' and status ~= 'retrying' then return { -1, status } end
 
@@ -33,8 +36,9 @@ local function copyOf(raw)
   return ok and type(env) == 'table' and env.id == id
 end
 
-for _, raw in ipairs(redis.call('LRANGE', KEYS[3], 0, -1)) do
-  if copyOf(raw) then redis.call('LREM', KEYS[3], 0, raw) end
+local pending = level and KEYS[3] .. ':' .. level or KEYS[3]
+for _, raw in ipairs(redis.call('LRANGE', pending, 0, -1)) do
+  if copyOf(raw) then redis.call('LREM', pending, 0, raw) end
 end
 for _, raw in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
   if copyOf(raw) then redis.call('ZREM', KEYS[4], raw) end

@@ -26,12 +26,23 @@
     - a done marker exists (the task already reached a terminal state)   -> duplicate "done"
     - the lock is held (another copy is running right now)               -> duplicate "locked"
     - the task hash is at a later attempt than the copy (a stale copy)   -> duplicate "stale"
-  Unparseable envelopes go to the dead list as they are. A worker claims only while its
+  Unparseable envelopes go to the dead list as they are; the wake-up entry 'dedupq:wake' that
+  enqueue.lua leaves on KEYS[1] for an idle worker is removed and not counted. A worker claims only while its
   heartbeat is fresh, checked here atomically with the claim: the reaper can then never miss a
   copy that a worker took after it was presumed dead. Such a worker's BLMOVE'd copy goes straight
   back to pending; its outcomes are still recorded. Every time here (the heartbeat cutoff,
   startedAt, finishedAt, retry due times) is the server's (TIME), so a pod's wrong clock cannot
   make its own heartbeat look stale or fresh, or a retry early or late.
+
+  Priorities: each level 0 (lowest) .. 9 (highest) has its own pending list, KEYS[1] for the
+  default level 5 and KEYS[1]:<level> for the others; FIFO within each. One EXISTS per call
+  finds whether any other level has tasks; when none has, the call takes from KEYS[1] alone.
+  Otherwise strict takes from the highest list that is not empty; weighted picks the list of each
+  copy by turns, a level's share of the turns being its level + 1 among the lists that are not
+  empty, so no level with tasks waits for ever. The turn counter {p:Q}:priority-turn, shared by
+  the workers, grows by one per pick (INCR). A copy BLMOVE took from KEYS[1] runs with the call
+  whatever its level. A producer's own envelope with a level other than the default gets it
+  written to the task hash as 'priority', as enqueue.lua does.
 
   KEYS[1] pending list        {p:Q}:pending
   KEYS[2] processing list     {p:Q}:processing:<worker>
@@ -50,7 +61,8 @@
   ARGV[7] an envelope already moved to processing by BLMOVE (it counts toward ARGV[4]), or ""
   ARGV[8] dedup window (ms): how long the done marker stays
   ARGV[9] result retention (ms, at most the window): how long a finished task's hash stays
-  ARGV[10 ..] the outcomes, one after the other, each with what its kind needs:
+  ARGV[10] priority order: strict | weighted (see Priorities)
+  ARGV[11 ..] the outcomes, one after the other, each with what its kind needs:
     id, envelope, token, outcome, then
       succeeded: result                    (result JSON, or "" for none)
       retrying:  error, next, delay        (the next envelope, attempt + 1; in how long it is due, ms)
@@ -68,7 +80,7 @@
     claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
 local base, worker, queue, limit, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
-local moved, window, retention = ARGV[7], ARGV[8], ARGV[9]
+local moved, window, retention, order = ARGV[7], ARGV[8], ARGV[9], ARGV[10]
 -- the done marker holds the outcome as a small integer: Redis shares those, so it costs no value
 -- of its own (enqueue.lua and QueueStore read it back: 1 succeeded, 2 failed, 3 dead, 4 cancelled)
 local MARKS = { succeeded = '1', failed = '2', dead = '3' }
@@ -158,6 +170,10 @@ local function take(raw)
     redis.call('HSET', taskKey, 'id', env.id, 'type', env.type, 'queue', queue,
       'enqueuedAt', enqueuedAt and string.format('%d', enqueuedAt) or now, 'status', 'running',
       'attempt', attemptText, 'token', token, 'startedAt', now, 'attempts', '1')
+    local level = env.priority
+    if type(level) == 'number' and level % 1 == 0 and level >= 0 and level <= 9 and level ~= 5 then
+      redis.call('HSET', taskKey, 'priority', string.format('%d', level))
+    end
   end
   claimed[#claimed + 1] = env.id
   claimed[#claimed + 1] = raw
@@ -165,6 +181,54 @@ local function take(raw)
   claimed[#claimed + 1] = candidate
   claimed[#claimed + 1] = env.type
   taken = taken + 1
+end
+
+-- priorities ----------------------------------------------------------------------------------
+
+local WAKE = 'dedupq:wake'
+-- the levels, highest first, as text: a number in a concatenation is formatted with '%.14g',
+-- which cost more than the EXISTS below
+local LEVELS = { '9', '8', '7', '6', '5', '4', '3', '2', '1', '0' }
+
+-- the pending lists with tasks, highest level first, each with its weight (level + 1); the
+-- default level's alone when no other level has tasks (one EXISTS)
+local function waitingLists()
+  local others = {}
+  for _, level in ipairs(LEVELS) do
+    if level ~= '5' then others[#others + 1] = KEYS[1] .. ':' .. level end
+  end
+  if redis.call('EXISTS', unpack(others)) == 0 then
+    return { { key = KEYS[1], weight = 1 } }
+  end
+  local lists = {}
+  for _, level in ipairs(LEVELS) do
+    local key = level == '5' and KEYS[1] or KEYS[1] .. ':' .. level
+    if redis.call('EXISTS', key) == 1 then lists[#lists + 1] = { key = key, weight = tonumber(level) + 1 } end
+  end
+  return lists
+end
+
+-- weighted: the list whose turn it is, among those still with tasks; one turn per pick, never
+-- skipped, so that every position of the round comes up
+local function weightedPick(lists)
+  local total = 0
+  for _, list in ipairs(lists) do total = total + list.weight end
+  local at = redis.call('INCR', base .. 'priority-turn') % total
+  for i, list in ipairs(lists) do
+    if at < list.weight then return i end
+    at = at - list.weight
+  end
+end
+
+-- the next copy, moved to KEYS[2], or nil when every list is empty
+local function nextCopy(lists)
+  while #lists > 0 do
+    local i = (order == 'weighted' and #lists > 1) and weightedPick(lists) or 1
+    local raw = redis.call('LMOVE', lists[i].key, KEYS[2], 'RIGHT', 'LEFT')
+    if raw then return raw end
+    table.remove(lists, i)
+  end
+  return nil
 end
 
 -- returns registered (1, or 0 for a stale heartbeat) and drained (1 when pending ran empty)
@@ -180,15 +244,20 @@ local function claimTasks()
   local movedCount = 0
   -- the BLMOVE'd copy may have been requeued by the reaper meanwhile (this worker was paused):
   -- then it is no longer ours to run
-  if moved ~= '' then
+  if moved == WAKE then
+    -- a wake-up, not a task: the slot it held claims from the lists
+    redis.call('LREM', KEYS[2], '1', WAKE)
+    movedCount = 1
+  elseif moved ~= '' then
     if redis.call('LPOS', KEYS[2], moved) then take(moved) end
     -- it had its slot, whatever came of it
     movedCount, taken = 1, 1
   end
+  local lists = waitingLists()
   while taken < limit and movedCount < 4 * limit do
-    local raw = redis.call('LMOVE', KEYS[1], KEYS[2], 'RIGHT', 'LEFT')
+    local raw = nextCopy(lists)
     if not raw then return 1, 1 end
-    take(raw)
+    if raw == WAKE then redis.call('LREM', KEYS[2], '1', WAKE) else take(raw) end
     movedCount = movedCount + 1
   end
   return 1, 0
@@ -248,7 +317,7 @@ local registered, drained = claimTasks()
 if dead > 0 then count('unparseable', dead) end
 
 local recorded = {}
-local i = 10
+local i = 11
 while i <= #ARGV do
   local outcome, extras = ARGV[i + 3], EXTRAS[ARGV[i + 3]]
   recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], outcome, ARGV[i + 4],

@@ -7,12 +7,19 @@
   dedup window ends: a duplicate then, whatever its payload (the digest went with the hash),
   answered with the outcome the marker holds.
 
-  KEYS[1] pending list        {p:Q}:pending
+  Priorities: a task goes to the pending list of its level, KEYS[1] for the default level 5 and
+  KEYS[1]:<level> for the others (0 lowest .. 9 highest); its hash keeps a level other than the
+  default as 'priority' (cancel.lua finds the copy by it). When a task of another level is pushed
+  while KEYS[1] is empty, the wake-up entry 'dedupq:wake' goes onto KEYS[1]: an idle worker
+  waits with BLMOVE on KEYS[1] alone, and claim.lua drops the entry and claims from every level.
+
+  KEYS[1] pending list        {p:Q}:pending  (the default level's)
   KEYS[2] stats hash          {p:Q}:stats
   ARGV[1] key base            "{p:Q}:"  (task:<id>, done:<id> are built from it; same hash slot)
   ARGV[2] queue name
   ARGV[3] now (ms)
-  ARGV[4 + 4k .. 7 + 4k]      id, type, payload digest, envelope JSON   (k = 0 .. n-1)
+  ARGV[4] levels              "" when every task is at the default level, else one digit per task
+  ARGV[5 + 4k .. 8 + 4k]      id, type, payload digest, envelope JSON   (k = 0 .. n-1)
 
   Returns the tasks that were not queued, three entries each:
     k       the task's position in the call (0 .. n-1)
@@ -20,13 +27,17 @@
     status  the known task's current status
   Every task not listed was queued. Most submissions are new ids, so the usual reply is empty.
 ]]
-local base, queue, now = ARGV[1], ARGV[2], ARGV[3]
+local base, queue, now, levels = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local DEFAULT, WAKE = '5', 'dedupq:wake'
 -- the outcome codes of done markers (claim.lua says why they are numbers); a marker written
 -- before them holds the outcome's name
 local OUTCOMES = { 'succeeded', 'failed', 'dead', 'cancelled' }
 local answers = {}
+-- envelopes per level, each in submission order
 local envelopes = {}
-for i = 4, #ARGV, 4 do
+local queued = 0
+for i = 5, #ARGV, 4 do
+  local level = levels == '' and DEFAULT or string.sub(levels, (i - 1) / 4, (i - 1) / 4)
   local id, ttype, digest = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local taskKey = base .. 'task:' .. id
   local doneKey = base .. 'done:' .. id
@@ -45,22 +56,31 @@ for i = 4, #ARGV, 4 do
     end
   end
   if known then
-    answers[#answers + 1] = (i - 4) / 4
+    answers[#answers + 1] = (i - 5) / 4
     answers[#answers + 1] = answer
     answers[#answers + 1] = known
   else
     -- strings, not numbers: Lua would format a number through glibc's floating-point printing
     redis.call('HSET', taskKey, 'id', id, 'type', ttype, 'queue', queue, 'status', 'queued',
       'digest', digest, 'attempt', '0', 'attempts', '0', 'enqueuedAt', now)
-    envelopes[#envelopes + 1] = ARGV[i + 3]
+    if level ~= DEFAULT then redis.call('HSET', taskKey, 'priority', level) end
+    envelopes[level] = envelopes[level] or {}
+    table.insert(envelopes[level], ARGV[i + 3])
+    queued = queued + 1
   end
 end
--- one LPUSH for the call, in submission order (the first at the right end, where workers take);
+-- one LPUSH per level, in submission order (the first at the right end, where workers take);
 -- in slices, as unpack is bounded by Lua's C stack
-for first = 1, #envelopes, 1000 do
-  redis.call('LPUSH', KEYS[1], unpack(envelopes, first, math.min(first + 999, #envelopes)))
+local others = false
+for level, list in pairs(envelopes) do
+  local key = level == DEFAULT and KEYS[1] or KEYS[1] .. ':' .. level
+  others = others or level ~= DEFAULT
+  for first = 1, #list, 1000 do
+    redis.call('LPUSH', key, unpack(list, first, math.min(first + 999, #list)))
+  end
 end
+if others and redis.call('LLEN', KEYS[1]) == 0 then redis.call('LPUSH', KEYS[1], WAKE) end
 local duplicates = #answers / 3
-if #envelopes > 0 then redis.call('HINCRBY', KEYS[2], 'enqueued', #envelopes) end
+if queued > 0 then redis.call('HINCRBY', KEYS[2], 'enqueued', queued) end
 if duplicates > 0 then redis.call('HINCRBY', KEYS[2], 'rejected_duplicates', duplicates) end
 return answers

@@ -1,5 +1,8 @@
 --[[
-  requeue: put copies from one worker's processing list back on pending, first in line.
+  requeue: put copies from one worker's processing list back on pending, first in line, each on
+  the list of its priority level: KEYS[2] for the default level 5 (or an envelope that names none
+  or one that is not a level 0-9, and enqueue.lua's wake-up entry), KEYS[2]:<level> for the others,
+  with enqueue.lua's wake-up entry on an empty KEYS[2] when it pushed onto another level's list.
   Read and written by io.dedupq.worker.RequeueScript, nowhere else.
 
   Three callers:
@@ -16,7 +19,7 @@
   out the lock TTL.
 
   KEYS[1] processing list     {p:Q}:processing:<worker>
-  KEYS[2] pending list        {p:Q}:pending
+  KEYS[2] pending list        {p:Q}:pending  (the default level's)
   KEYS[3] queue's workers     {p:Q}:workers
   ARGV[1] key base            "{p:Q}:"
   ARGV[2] worker id
@@ -50,11 +53,21 @@ else
   entries = redis.call('LRANGE', KEYS[1], 0, -1)
 end
 
+-- the pending list of a decoded envelope's level (Priority in Java)
+local function pendingOf(env)
+  local level = type(env) == 'table' and env.priority
+  if type(level) == 'number' and level % 1 == 0 and level >= 0 and level <= 9 and level ~= 5 then
+    return KEYS[2] .. ':' .. string.format('%d', level)
+  end
+  return KEYS[2]
+end
+
 local function owned(value)
   return value and string.sub(value, 1, #prefix) == prefix and not running[value]
 end
 
 local moved = {}
+local others = false
 for _, raw in ipairs(entries) do
   if redis.call('LREM', KEYS[1], 1, raw) == 1 then
     local ok, env = pcall(cjson.decode, raw)
@@ -68,9 +81,12 @@ for _, raw in ipairs(entries) do
         redis.call('HDEL', taskKey, 'token')
       end
     end
-    redis.call('RPUSH', KEYS[2], raw)
+    local list = pendingOf(readable and env)
+    others = others or list ~= KEYS[2]
+    redis.call('RPUSH', list, raw)
   end
 end
+if others and redis.call('LLEN', KEYS[2]) == 0 then redis.call('LPUSH', KEYS[2], 'dedupq:wake') end
 
 -- a presumed-dead worker stays listed for a while: a copy it moves in after all is still found
 if mode == 'all' then

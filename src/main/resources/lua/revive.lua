@@ -5,19 +5,22 @@
   Only while the task is dead-lettered (status failed or dead, or its hash already expired
   with the dedup window) and its record is still in the dead list: the record is removed, the
   done marker cleared, the hash reset to queued with attempt 0 and no expiry, and the fresh
-  envelope pushed for the workers.
+  envelope pushed for the workers onto the pending list of its priority level, with enqueue.lua's
+  wake-up entry on an empty KEYS[6] when that is another level's list.
 
   KEYS[1] task hash           {p:Q}:task:<id>
   KEYS[2] done marker         {p:Q}:done:<id>
-  KEYS[3] pending list        {p:Q}:pending
+  KEYS[3] pending list        {p:Q}:pending, or {p:Q}:pending:<level> for a level other than the default
   KEYS[4] dead list           {p:Q}:dead
   KEYS[5] stats hash          {p:Q}:stats
+  KEYS[6] pending list        {p:Q}:pending  (the default level's, where idle workers wait)
   ARGV[1] the dead record, exactly as it is in the dead list
   ARGV[2] the envelope to enqueue (attempt 0)
   ARGV[3] task id
   ARGV[4] task type
   ARGV[5] queue name
   ARGV[6] now (ms)
+  ARGV[7] the task's priority level, "" for the default (kept in the hash as 'priority', as enqueue.lua does)
 
   Returns {code, status}: {1, "queued"} revived; {0, ""} the record is no longer in the dead
   list; {-1, <status>} the task is not dead-lettered now (it was revived or enqueued again).
@@ -28,11 +31,13 @@ if redis.call('LREM', KEYS[4], 1, ARGV[1]) == 0 then return { 0, '' } end
 
 redis.call('DEL', KEYS[2])
 redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'nextAttemptAt', 'lastError', 'result', 'deadRecord',
-  'finishedBy', 'token')
+  'finishedBy', 'token', 'priority')
 redis.call('HSET', KEYS[1], 'id', ARGV[3], 'type', ARGV[4], 'queue', ARGV[5], 'status', 'queued',
   'attempt', 0, 'attempts', 0)
 if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[6]) end
+if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'priority', ARGV[7]) end
 redis.call('PERSIST', KEYS[1])
 redis.call('LPUSH', KEYS[3], ARGV[2])
+if KEYS[3] ~= KEYS[6] and redis.call('LLEN', KEYS[6]) == 0 then redis.call('LPUSH', KEYS[6], 'dedupq:wake') end
 redis.call('HINCRBY', KEYS[5], 'revived', 1)
 return { 1, 'queued' }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.handler.FieldError;
 import io.dedupq.queue.InvalidTaskException;
+import io.dedupq.queue.Priority;
 import io.dedupq.queue.TaskSubmission;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import java.util.Set;
 @ApplicationScoped
 public class TaskRequests {
 
-    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload");
+    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload", "priority");
 
     private final JsonBodies bodies;
     private final DedupqConfig config;
@@ -73,8 +74,14 @@ public class TaskRequests {
         if (type == null || !type.isTextual()) {
             errors.add(new FieldError(path + "type", "is required and must be a string"));
         }
+        JsonNode priority = node.get("priority");
+        boolean level = priority != null && priority.isIntegralNumber() && priority.canConvertToInt();
+        if (priority != null && !priority.isNull() && !level) {
+            errors.add(new FieldError(path + "priority", Priority.RULE));
+        }
         return new TaskSubmission(id != null && id.isTextual() ? id.textValue() : null,
-                type != null && type.isTextual() ? type.textValue() : null, node.get("payload"));
+                type != null && type.isTextual() ? type.textValue() : null, node.get("payload"),
+                level ? priority.intValue() : null);
     }
 
     private static void unknownFields(JsonNode node, Set<String> allowed, String path, List<FieldError> errors) {

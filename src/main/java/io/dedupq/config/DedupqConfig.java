@@ -353,5 +353,20 @@ public interface DedupqConfig {
          */
         @WithDefault("false")
         boolean requireId();
+
+        /**
+         * How claims choose between the queue's priority levels: {@code strict} takes the highest
+         * level that has tasks waiting; {@code weighted} gives each level that has tasks a share of
+         * the claims proportional to its level + 1 (9 gets 10, 0 gets 1), so a low level keeps
+         * moving while higher ones are busy. FIFO within a level either way.
+         */
+        @WithDefault("strict")
+        PriorityOrder priorityOrder();
+
+        /** {@link #priorityOrder()}'s values. */
+        enum PriorityOrder {
+            STRICT,
+            WEIGHTED
+        }
     }
 }

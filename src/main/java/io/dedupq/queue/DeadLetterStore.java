@@ -85,7 +85,7 @@ public class DeadLetterStore {
         }
         envelope.put("attempt", 0);
         ReviveScript.Call call = new ReviveScript.Call(partition, id, record.get(), envelope.toString(),
-                envelope.get("type").textValue(), clock.millis());
+                envelope.get("type").textValue(), clock.millis(), Priority.of(envelope.get("priority")));
         StatusReply<ReviveScript.Answer> reply = ReviveScript.read(redis.script(call.script(keys)));
         return switch (reply.answer()) {
             case REVIVED -> new Result(Outcome.DONE, reply.status());

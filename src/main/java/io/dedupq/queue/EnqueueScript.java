@@ -17,8 +17,13 @@ public final class EnqueueScript {
     private EnqueueScript() {
     }
 
-    /** One task of a call: validated, with its final id, payload digest and envelope JSON. */
-    public record Task(String id, String type, String digest, String envelope) {
+    /** One task of a call: validated, with its final id, payload digest, envelope JSON and priority level. */
+    public record Task(String id, String type, String digest, String envelope, int priority) {
+
+        /** A task at the default priority. */
+        public Task(String id, String type, String digest, String envelope) {
+            this(id, type, digest, envelope, Priority.DEFAULT);
+        }
     }
 
     /** What enqueue.lua did with one task. */
@@ -41,10 +46,11 @@ public final class EnqueueScript {
     public record Call(Partition partition, long nowMillis, List<Task> tasks) {
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(3 + TASK_FIELDS * tasks.size());
+            List<String> args = new ArrayList<>(4 + TASK_FIELDS * tasks.size());
             args.add(keys.base(partition));
             args.add(partition.queue());
             args.add(Long.toString(nowMillis));
+            args.add(levels());
             for (Task task : tasks) {
                 args.add(task.id());
                 args.add(task.type());
@@ -52,6 +58,16 @@ public final class EnqueueScript {
                 args.add(task.envelope());
             }
             return new ScriptCall(LuaScript.ENQUEUE, List.of(keys.pending(partition), keys.stats(partition)), args);
+        }
+
+        /** One digit per task, its level; "" when all are at the default (the usual call sends one short argument). */
+        private String levels() {
+            if (tasks.stream().allMatch(task -> task.priority() == Priority.DEFAULT)) {
+                return "";
+            }
+            StringBuilder levels = new StringBuilder(tasks.size());
+            tasks.forEach(task -> levels.append(task.priority()));
+            return levels.toString();
         }
     }
 

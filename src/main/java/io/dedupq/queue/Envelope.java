@@ -11,15 +11,19 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 /**
  * The wire format on the lists, documented in README so that any producer can push it:
  * {@code {"id","type","payload","attempt","enqueuedAt"}}, and with tracing on the W3C trace context
- * of the task's enqueue span ({@code "traceparent"}, {@code "tracestate"}; see docs/operations.md).
+ * of the task's enqueue span ({@code "traceparent"}, {@code "tracestate"}; see docs/operations.md),
+ * and {@code "priority"} ({@link Priority}) when it is not the default, so that a retry or a
+ * requeued copy goes back to its level's list.
  * Unknown fields are ignored; a missing attempt or enqueuedAt counts as 0, as claim.lua reads it;
- * a trace field that is not text is ignored, never a reason to fail the task.
+ * a trace field that is not text is ignored, never a reason to fail the task; a priority that is
+ * not a level counts as the default, as the scripts read it.
  */
 @RegisterForReflection
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Envelope(String id, String type, JsonNode payload, int attempt, long enqueuedAt,
         @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer priority) {
 
     /** The W3C trace context an envelope carries (tracestate may be null). */
     public record Trace(String traceparent, String tracestate) {
@@ -29,17 +33,20 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
     static Envelope read(@JsonProperty("id") String id, @JsonProperty("type") String type,
             @JsonProperty("payload") JsonNode payload, @JsonProperty("attempt") Integer attempt,
             @JsonProperty("enqueuedAt") Long enqueuedAt, @JsonProperty("traceparent") JsonNode traceparent,
-            @JsonProperty("tracestate") JsonNode tracestate) {
+            @JsonProperty("tracestate") JsonNode tracestate, @JsonProperty("priority") JsonNode priority) {
+        int level = Priority.of(priority);
         return new Envelope(id, type, payload, attempt == null ? 0 : attempt, enqueuedAt == null ? 0 : enqueuedAt,
-                text(traceparent), text(tracestate));
+                text(traceparent), text(tracestate), level == Priority.DEFAULT ? null : level);
     }
 
     /**
      * The JSON of a first attempt whose payload is JSON text already, as the mapper writes this
      * record: enqueue has the payload's text for its digest, and serialising it a second time
-     * inside the envelope cost as much again. {@code trace} is null with tracing off.
+     * inside the envelope cost as much again. {@code trace} is null with tracing off; the default
+     * {@code priority} is left out.
      */
-    public static String firstAttemptJson(String id, String type, String payloadJson, long enqueuedAt, Trace trace) {
+    public static String firstAttemptJson(String id, String type, String payloadJson, long enqueuedAt, Trace trace,
+            int priority) {
         StringBuilder json = new StringBuilder(payloadJson.length() + id.length() + type.length() + 72);
         JsonStringEncoder quote = JsonStringEncoder.getInstance();
         json.append("{\"id\":\"");
@@ -57,11 +64,14 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
                 json.append('"');
             }
         }
+        if (priority != Priority.DEFAULT) {
+            json.append(",\"priority\":").append(priority);
+        }
         return json.append('}').toString();
     }
 
     public Envelope nextAttempt() {
-        return new Envelope(id, type, payload, attempt + 1, enqueuedAt, traceparent, tracestate);
+        return new Envelope(id, type, payload, attempt + 1, enqueuedAt, traceparent, tracestate, priority);
     }
 
     private static String text(JsonNode node) {

@@ -1,7 +1,10 @@
 package io.dedupq.queue;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.ToLongFunction;
 
 /**
@@ -20,6 +23,7 @@ import java.util.function.ToLongFunction;
  * @param cancelled         waiting tasks cancelled before they ran
  * @param revived           dead-lettered tasks put back on pending by an operator
  * @param discarded         dead-letter records removed by an operator
+ * @param waitingByPriority tasks in pending per priority level that has any, highest first (they sum to pending)
  * @param partitions        a partitioned queue's counts per partition (its own counts are their sums); empty otherwise
  */
 @RegisterForReflection
@@ -27,7 +31,7 @@ public record QueueStats(String queue, long pending, long processing, long delay
         long enqueued, long succeeded, long failed, long deadLettered, long unparseable, long retried,
         long duplicatesSkipped, long skippedDone, long skippedLocked, long skippedStale,
         long duplicatesRejected, long lostLocks, long cancelled, long revived, long discarded,
-        List<QueueStats> partitions) {
+        Map<Integer, Long> waitingByPriority, List<QueueStats> partitions) {
 
     /** The counts of a partitioned queue: the sums over its partitions, which are listed too. */
     public static QueueStats total(String queue, List<QueueStats> parts) {
@@ -38,7 +42,14 @@ public record QueueStats(String queue, long pending, long processing, long delay
                 sum(parts, QueueStats::duplicatesSkipped), sum(parts, QueueStats::skippedDone),
                 sum(parts, QueueStats::skippedLocked), sum(parts, QueueStats::skippedStale),
                 sum(parts, QueueStats::duplicatesRejected), sum(parts, QueueStats::lostLocks),
-                sum(parts, QueueStats::cancelled), sum(parts, QueueStats::revived), sum(parts, QueueStats::discarded), parts);
+                sum(parts, QueueStats::cancelled), sum(parts, QueueStats::revived), sum(parts, QueueStats::discarded),
+                waitingByPriority(parts), parts);
+    }
+
+    private static Map<Integer, Long> waitingByPriority(List<QueueStats> parts) {
+        Map<Integer, Long> total = new TreeMap<>(Comparator.reverseOrder());
+        parts.forEach(part -> part.waitingByPriority().forEach((level, n) -> total.merge(level, n, Long::sum)));
+        return total;
     }
 
     private static long sum(List<QueueStats> parts, ToLongFunction<QueueStats> count) {

@@ -15,10 +15,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * Redis reads and writes of the producer side. The HTTP path must answer fast when Redis is
@@ -28,7 +30,7 @@ import java.util.Optional;
 public class QueueStore {
 
     private static final List<String> TASK_FIELDS = List.of("id", "queue", "type", "status", "attempts", "enqueuedAt",
-            "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result");
+            "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result", "priority");
     /** The counters of a queue's stats hash (the scripts increment them). */
     private static final List<String> STAT_FIELDS = List.of("enqueued", "succeeded", "failed", "dead", "retried",
             "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable",
@@ -173,7 +175,11 @@ public class QueueStore {
         List<KeyedCommand> reads = new ArrayList<>();
         for (int q = 0; q < partitions.size(); q++) {
             Partition partition = partitions.get(q);
-            reads.add(KeyedCommand.of(Command.LLEN, keys.pending(partition)));
+            for (int level = Priority.HIGHEST; level >= Priority.LOWEST; level--) {
+                reads.add(KeyedCommand.of(Command.LLEN, keys.pending(partition, level)));
+            }
+            // enqueue.lua's wake-up entry, at the default list's taking end while it waits there: not a task
+            reads.add(KeyedCommand.of(Command.LINDEX, keys.pending(partition)).arg(-1));
             reads.add(KeyedCommand.of(Command.ZCARD, keys.delayed(partition)));
             reads.add(KeyedCommand.of(Command.LLEN, keys.dead(partition)));
             reads.add(HashFields.hmget(keys.stats(partition), STAT_FIELDS));
@@ -185,7 +191,16 @@ public class QueueStore {
         List<QueueStats> stats = new ArrayList<>();
         int r = 0;
         for (int q = 0; q < partitions.size(); q++) {
-            long pending = replies.get(r++).toLong();
+            Map<Integer, Long> waiting = new TreeMap<>(Comparator.reverseOrder());
+            for (int level = Priority.HIGHEST; level >= Priority.LOWEST; level--) {
+                waiting.put(level, replies.get(r++).toLong());
+            }
+            Response last = replies.get(r++);
+            if (last != null && Priority.WAKE.equals(last.toString())) {
+                waiting.merge(Priority.DEFAULT, -1L, Long::sum);
+            }
+            waiting.values().removeIf(n -> n <= 0);
+            long pending = waiting.values().stream().mapToLong(Long::longValue).sum();
             long delayed = replies.get(r++).toLong();
             long dead = replies.get(r++).toLong();
             HashFields c = new HashFields(STAT_FIELDS, replies.get(r++));
@@ -202,7 +217,7 @@ public class QueueStore {
                     c.count("enqueued"), c.count("succeeded"), failed, failed + unparseable, unparseable, c.count("retried"),
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
                     c.count("rejected_duplicates"), c.count("lost_locks"), c.count("cancelled"), c.count("revived"),
-                    c.count("discarded"), List.of()));
+                    c.count("discarded"), waiting, List.of()));
         }
         return stats;
     }
@@ -210,7 +225,8 @@ public class QueueStore {
     private TaskView view(HashFields f) {
         return new TaskView(f.text("id"), f.text("queue"), f.text("type"), f.text("status"), (int) f.count("attempts"),
                 f.number("enqueuedAt"), f.number("startedAt"), f.number("finishedAt"), f.number("nextAttemptAt"),
-                f.text("lastError"), json(f.raw("result")));
+                f.text("lastError"), json(f.raw("result")),
+                f.raw("priority") == null ? Priority.DEFAULT : (int) f.count("priority"));
     }
 
     private JsonNode json(Response value) {

@@ -23,8 +23,18 @@ public class RedisKeys {
         return "{" + prefix + ":" + partition.name() + "}:";
     }
 
+    /** The pending list of the default priority level: the one producers that push envelopes themselves use. */
     public String pending(Partition partition) {
         return base(partition) + "pending";
+    }
+
+    /**
+     * The pending list of one priority level ({@link Priority}): the default level's is
+     * {@link #pending(Partition)}, every other level's is {@code <pending>:<level>}. Scripts that move
+     * envelopes (claim, promote, requeue, cancel) build the same names from the pending key they get.
+     */
+    public String pending(Partition partition, int level) {
+        return level == Priority.DEFAULT ? pending(partition) : pending(partition) + ":" + level;
     }
 
     public String processing(Partition partition, String worker) {

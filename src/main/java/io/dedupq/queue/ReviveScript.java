@@ -19,14 +19,17 @@ public final class ReviveScript {
      * @param deadRecord the record exactly as it is in the dead list
      * @param type       the task's type, written to its hash
      * @param nowMillis  the task's enqueuedAt when its hash had expired
+     * @param priority   the task's level ({@link Priority}), whose pending list it goes to
      */
-    public record Call(Partition partition, String id, String deadRecord, String envelope, String type, long nowMillis) {
+    public record Call(Partition partition, String id, String deadRecord, String envelope, String type, long nowMillis,
+            int priority) {
 
         public ScriptCall script(RedisKeys keys) {
             return new ScriptCall(LuaScript.REVIVE,
-                    List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
-                            keys.dead(partition), keys.stats(partition)),
-                    List.of(deadRecord, envelope, id, type, partition.queue(), Long.toString(nowMillis)));
+                    List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition, priority),
+                            keys.dead(partition), keys.stats(partition), keys.pending(partition)),
+                    List.of(deadRecord, envelope, id, type, partition.queue(), Long.toString(nowMillis),
+                            priority == Priority.DEFAULT ? "" : Integer.toString(priority)));
         }
     }
 

@@ -29,7 +29,8 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 /**
  * The producer side: validates tasks, routes them to their queue and enqueues each id once.
  * Inject it to enqueue in-process; the HTTP API uses it too, so both give the same answers. A task
- * without an id gets a random UUID, unless its queue sets {@code require-id}.
+ * without an id gets a random UUID, unless its queue sets {@code require-id}; one without a
+ * priority gets the default level ({@link Priority}).
  *
  * <p>Errors: {@link InvalidTaskException} (its {@code errors()} name each wrong field; nothing was
  * enqueued) and {@link StoreUnavailableException} (Redis did not answer in time; a write may or
@@ -65,12 +66,12 @@ public class TaskQueue {
         this.canceller = canceller;
     }
 
-    /** A validated task, ready for enqueue.lua. */
-    public record Prepared(String id, String type, String queue, String digest, String envelope) {
+    /** A validated task, ready for enqueue.lua; {@code priority} is its level ({@link Priority}). */
+    public record Prepared(String id, String type, String queue, String digest, String envelope, int priority) {
 
         /** As enqueue.lua takes it. */
         public EnqueueScript.Task task() {
-            return new EnqueueScript.Task(id, type, digest, envelope);
+            return new EnqueueScript.Task(id, type, digest, envelope, priority);
         }
     }
 
@@ -79,8 +80,16 @@ public class TaskQueue {
      * record, or a JSON tree); {@code id} null means a random UUID, or a refusal where the queue sets {@code require-id}.
      */
     public EnqueueResult enqueue(String id, String type, Object payload) {
+        return enqueue(id, type, payload, Priority.DEFAULT);
+    }
+
+    /**
+     * {@link #enqueue(String, String, Object)} at a priority level from {@value Priority#LOWEST} to
+     * {@value Priority#HIGHEST} (higher runs first; {@value Priority#DEFAULT} is the default).
+     */
+    public EnqueueResult enqueue(String id, String type, Object payload, int priority) {
         JsonNode tree = payload instanceof JsonNode node ? node : mapper.valueToTree(payload);
-        return enqueue(new TaskSubmission(id, type, tree));
+        return enqueue(new TaskSubmission(id, type, tree, priority));
     }
 
     public EnqueueResult enqueue(TaskSubmission submission) {
@@ -200,6 +209,10 @@ public class TaskQueue {
         } else if (!TaskIds.valid(id)) {
             errors.add(new FieldError(path + "id", TaskIds.RULE));
         }
+        int priority = task.priority() == null ? Priority.DEFAULT : task.priority();
+        if (!Priority.valid(priority)) {
+            errors.add(new FieldError(path + "priority", Priority.RULE));
+        }
         if (handler.isEmpty()) {
             errors.add(new FieldError(path + "type", (task.type() == null ? "is required" : "is not a known task type")
                     + "; known types: " + String.join(", ", registry.types())));
@@ -213,10 +226,11 @@ public class TaskQueue {
         try {
             // the record's own form (its defaults, its number formats) is what the digest and the worker see
             String payload = mapper.writeValueAsString(mapper.valueToTree(bound.value()));
-            // the trace context is not part of the digest: a resubmission from another trace is the same task
+            // the trace context and the priority are not part of the digest: a resubmission from
+            // another trace, or more urgently, is the same task
             Envelope.Trace trace = spans == null ? null : spans.start(id, task.type(), queue);
             out.add(new Prepared(id, task.type(), queue, digest(task.type(), payload),
-                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace)));
+                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace, priority), priority));
         } catch (JsonProcessingException e) {
             errors.add(new FieldError(path + "payload", "cannot be serialised"));
         }

@@ -4,11 +4,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** One task as a producer hands it over; a null id is replaced by a random UUID unless the queue sets require-id. */
+/**
+ * One task as a producer hands it over; a null id is replaced by a random UUID unless the queue sets
+ * require-id; a null priority is the default ({@link Priority}).
+ */
 public record TaskSubmission(
         @Schema(description = "1-128 of A-Z a-z 0-9 . _ : - starting with a letter or digit; "
                 + "omitted or null: a UUID, or 400 on a queue that sets require-id",
                 pattern = TaskIds.PATTERN) String id,
         @Schema(required = true, description = "a known task type, e.g. payment or voucher") String type,
-        @Schema(required = true, type = SchemaType.OBJECT, description = "the task type's payload") JsonNode payload) {
+        @Schema(required = true, type = SchemaType.OBJECT, description = "the task type's payload") JsonNode payload,
+        @Schema(description = "0 (lowest) to 9 (highest), run highest first, FIFO within a level; omitted or null: 5",
+                minimum = "0", maximum = "9") Integer priority) {
+
+    /** A task at the default priority. */
+    public TaskSubmission(String id, String type, JsonNode payload) {
+        this(id, type, payload, null);
+    }
 }

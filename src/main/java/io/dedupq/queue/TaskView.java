@@ -17,10 +17,11 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 public record TaskView(String id, String queue, String type, String status,
         @Schema(description = "absent once only the outcome is left") Integer attempts,
         Long enqueuedAt, Long startedAt, Long finishedAt, Long nextAttemptAt, String lastError,
-        @Schema(type = SchemaType.OBJECT, description = "what the handler returned (any JSON)") JsonNode result) {
+        @Schema(type = SchemaType.OBJECT, description = "what the handler returned (any JSON)") JsonNode result,
+        @Schema(description = "0 (lowest) to 9 (highest); absent once only the outcome is left") Integer priority) {
 
     static TaskView outcome(String id, String queue, String status) {
-        return new TaskView(id, queue, null, status, null, null, null, null, null, null, null);
+        return new TaskView(id, queue, null, status, null, null, null, null, null, null, null, null);
     }
 
     /** True when the hash is gone and this is what the done marker kept: no type, attempts, times or result. */

@@ -1,5 +1,6 @@
 package io.dedupq.worker;
 
+import io.dedupq.config.DedupqConfig.QueueConfig.PriorityOrder;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
@@ -32,12 +33,21 @@ public final class ClaimScript {
      * @param dedupWindowMillis      how long the done marker stays
      * @param resultRetentionMillis  how long a finished task's hash stays (at most the window)
      * @param outcomes     finished executions to record
+     * @param order        how the claim chooses between priority levels
      */
     public record Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
-            long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
+            long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes,
+            PriorityOrder order) {
+
+        /** A call that takes the highest priority level first ({@link PriorityOrder#STRICT}). */
+        public Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
+                long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
+            this(partition, worker, max, moved, lockTtlMillis, freshnessMillis, dedupWindowMillis, resultRetentionMillis,
+                    outcomes, PriorityOrder.STRICT);
+        }
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(9 + OUTCOME_FIELDS * outcomes.size());
+            List<String> args = new ArrayList<>(10 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
             args.add(partition.queue());
@@ -47,6 +57,7 @@ public final class ClaimScript {
             args.add(moved == null ? "" : moved);
             args.add(Long.toString(dedupWindowMillis));
             args.add(Long.toString(resultRetentionMillis));
+            args.add(order == PriorityOrder.WEIGHTED ? "weighted" : "strict");
             for (Outcome o : outcomes) {
                 args.add(o.claim().id());
                 args.add(o.claim().envelope());

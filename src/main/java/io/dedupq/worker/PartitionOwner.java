@@ -242,7 +242,8 @@ public final class PartitionOwner {
         }
         ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), claim, moved,
                 settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
-                settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group);
+                settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group,
+                settings.priorityOrder());
         with.loop().script(call.script(with.keys())).onComplete(sent -> {
             callsInFlight--;
             if (claim > 0) {
@@ -345,7 +346,11 @@ public final class PartitionOwner {
         }
     }
 
-    /** Waits for one envelope with one slot; when it comes, claims it and as many more as slots are free. */
+    /**
+     * Waits for one envelope with one slot; when it comes, claims it and as many more as slots are
+     * free. It waits on the default priority level's list alone: enqueue.lua pushes a wake-up entry
+     * there for a task of another level, and claim.lua then claims from every level.
+     */
     private void block() {
         blocking = true;
         free--;

@@ -4,6 +4,7 @@ import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
+import io.dedupq.queue.Priority;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.vertx.mutiny.redis.client.Command;
@@ -18,7 +19,7 @@ import java.util.TreeMap;
  * must leave it exactly as it was: no envelope on a pending list, nothing in flight, no enqueue
  * counted.
  *
- * @param pending  LLEN of each example queue's pending list, read straight from Redis
+ * @param pending  LLEN of each example queue's pending lists (every priority level), read straight from Redis
  * @param inFlight processing + delayed of each example queue, as GET /api/queues reports them
  * @param enqueued the {@code enqueued} counter of every queue, as GET /api/queues reports it
  */
@@ -39,7 +40,11 @@ record QueueSnapshot(Map<String, Long> pending, Map<String, Long> inFlight, Map<
     static QueueSnapshot take(RedisCalls redis, RedisKeys keys) {
         Map<String, Long> pending = new TreeMap<>();
         for (String queue : QUEUES) {
-            pending.put(queue, redis.send(Request.cmd(Command.LLEN).arg(keys.pending(whole(queue)))).toLong());
+            long waiting = 0;
+            for (int level = Priority.LOWEST; level <= Priority.HIGHEST; level++) {
+                waiting += redis.send(Request.cmd(Command.LLEN).arg(keys.pending(whole(queue), level))).toLong();
+            }
+            pending.put(queue, waiting);
         }
         Map<String, Long> inFlight = new TreeMap<>();
         Map<String, Long> enqueued = new TreeMap<>();

@@ -81,7 +81,7 @@ class ValidationTest {
     }
 
     static Stream<Named<Case>> cases() {
-        return Stream.of(idCases(), typeCases(), voucherCases(), paymentCases(), bodyCases(), batchCases(),
+        return Stream.of(idCases(), typeCases(), priorityCases(), voucherCases(), paymentCases(), bodyCases(), batchCases(),
                 accountCases(), campaignCases()).flatMap(s -> s).map(Case::named);
     }
 
@@ -105,6 +105,11 @@ class ValidationTest {
                 taskField("type", "5"),
                 taskField("type", str("")),
                 taskField("type", str("PAYMENT")));
+    }
+
+    private static Stream<Case> priorityCases() {
+        return Stream.of("10", "-1", "2.5", "1e1", str("9"), str("high"), "true", "{}", "[9]", "2147483648")
+                .map(level -> taskField("priority", level).mentioning("0", "9"));
     }
 
     private static Stream<Case> voucherCases() {
@@ -168,7 +173,6 @@ class ValidationTest {
         String id = uniqueId("val");
         String valid = validTask(id).toString();
         return Stream.of(
-                taskField("priority", "5"),
                 rawTask("body is an array", "[]", "body"),
                 rawTask("body is a string", str("task"), "body"),
                 rawTask("body is a number", "42", "body"),
@@ -207,6 +211,8 @@ class ValidationTest {
                 batch("tasks[2] with a null id", Bodies.batch(replace(valid, 2, validTask("unused").with("id", "null"))),
                         "tasks[2].id", ids).mentioning("required"),
                 batch("tasks[1] is not an object", Bodies.batch(replace(valid, 1, "5")), "tasks[1]", ids),
+                batch("tasks[2] with priority 10", Bodies.batch(replace(valid, 2, validTask(ids.get(2)).with("priority", "10"))),
+                        "tasks[2].priority", ids),
                 batch("tasks[0] has an unknown type", Bodies.batch(replace(valid, 0, validTask(ids.get(0))
                         .with("type", str("refund")))), "tasks[0].type", ids).mentioning("payment", "voucher"));
     }
@@ -271,7 +277,13 @@ class ValidationTest {
         String min = uniqueId("min");
         String longest = "L" + uniqueId("").repeat(4).substring(0, 127);
         String padded = uniqueId("pad");
+        String lowest = uniqueId("p0");
+        String highest = uniqueId("p9");
+        String unset = uniqueId("pnull");
         return Stream.of(
+                accepted("priority 0", lowest, validTask(lowest).with("priority", "0")),
+                accepted("priority 9", highest, validTask(highest).with("priority", "9")),
+                accepted("priority null", unset, validTask(unset).with("priority", "null")),
                 accepted("amount 12.5 as a number", number, validTask(number).with("payload",
                         Bodies.payment(ACCOUNT).with("amount", "12.5"))),
                 accepted("amount \"12.50\" as a string", string, validTask(string)),

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.DiscardScript;
 import io.dedupq.queue.Partition;
+import io.dedupq.queue.Priority;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ReviveScript;
 import io.dedupq.queue.StatusReply;
@@ -36,7 +37,7 @@ class DeadLetterContractTest {
     private final String fresh = Envelopes.flaky(id, 0);
 
     private StatusReply<ReviveScript.Answer> revive() {
-        return ReviveScript.read(lab.eval(new ReviveScript.Call(partition, id, record, fresh, "flaky", NOW).script(keys)));
+        return ReviveScript.read(lab.eval(new ReviveScript.Call(partition, id, record, fresh, "flaky", NOW, Priority.DEFAULT).script(keys)));
     }
 
     private boolean discard() {
