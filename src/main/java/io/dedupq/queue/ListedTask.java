@@ -13,7 +13,7 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  *                     its execution started (running)
  * @param ageMs        Redis's time now minus {@code since}
  * @param dueAt        delayed: when its retry is due
- * @param priority     the task's priority, when it was given one
+ * @param priority     the task's priority level, 0-9 (5 when it was given none)
  * @param group        the task's group key, when it has one
  * @param progress     what its handler reported last ({@code ctx.progress}), when it reported anything
  * @param worker       running: the worker that runs it

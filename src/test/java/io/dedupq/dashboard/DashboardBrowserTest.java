@@ -195,8 +195,8 @@ class DashboardBrowserTest {
             wait.until(ExpectedConditions.visibilityOfElementLocated(secondRow));
             assertEquals(List.of(first, second), browser.findElements(By.cssSelector("#tasks tbody tr")).stream()
                     .map(row -> row.getAttribute("data-id")).toList(), "what runs next comes first");
-            assertEquals("—", browser.findElement(firstRow).findElement(By.cssSelector("td[data-field='priority']")).getText(),
-                    "a task without a priority shows none");
+            assertEquals("5", browser.findElement(firstRow).findElement(By.cssSelector("td[data-field='priority']")).getText(),
+                    "a task without a priority has the default level");
             assertEquals("waiting", browser.findElement(By.cssSelector(".tabs button[aria-selected='true']"))
                     .getAttribute("data-state"));
             assertRowsFitTheWindow("#tasks tbody tr", "data-id");
