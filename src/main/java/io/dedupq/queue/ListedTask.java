@@ -13,14 +13,24 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  *                     its execution started (running)
  * @param ageMs        Redis's time now minus {@code since}
  * @param dueAt        delayed: when its retry is due
- * @param priority     the task's priority, when it was given one
+ * @param priority     the task's priority level, 0-9 (5 when it was given none)
  * @param group        the task's group key, when it has one
- * @param progress     running: the percentage its handler reported last
- * @param progressNote running: the note that came with it
+ * @param progress     what its handler reported last ({@code ctx.progress}), when it reported anything
  * @param worker       running: the worker that runs it
  */
 @RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ListedTask(String id, String type, String state, int attempt, Long since, Long ageMs, Long dueAt,
-        Integer priority, String group, Integer progress, String progressNote, String worker) {
+        Integer priority, String group, Progress progress, String worker) {
+
+    /**
+     * What a handler last reported, as {@code GET /api/tasks/{id}} shows it.
+     *
+     * @param percent 0 to 100
+     * @param note    the handler's note, "" for none
+     * @param at      when it was written, by Redis's clock (epoch ms); null when the hash has no time
+     */
+    @RegisterForReflection
+    public record Progress(int percent, String note, Long at) {
+    }
 }

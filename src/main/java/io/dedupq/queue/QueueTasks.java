@@ -65,27 +65,48 @@ public class QueueTasks {
             return new TaskPage(queue, state.id(), all.size(), offset, limit, page);
         }
         boolean waiting = state == State.WAITING;
-        List<Partition> lists = partitions.of(queue);
-        List<KeyedCommand> lengths = new ArrayList<>(lists.size());
-        for (Partition partition : lists) {
-            lengths.add(waiting ? KeyedCommand.of(Command.LLEN, keys.pending(partition))
-                    : KeyedCommand.of(Command.ZCARD, keys.delayed(partition)));
+        // waiting: each partition's level lists, highest level first (the order strict priority runs them in)
+        List<Partition> owners = new ArrayList<>();
+        List<String> lists = new ArrayList<>();
+        for (Partition partition : partitions.of(queue)) {
+            for (int level = Priority.HIGHEST; level >= (waiting ? Priority.LOWEST : Priority.HIGHEST); level--) {
+                owners.add(partition);
+                lists.add(waiting ? keys.pending(partition, level) : keys.delayed(partition));
+            }
         }
-        List<Long> sizes = redis.batch(lengths).stream().map(Response::toLong).toList();
+        List<KeyedCommand> lengths = new ArrayList<>(lists.size() * 2);
+        for (String list : lists) {
+            lengths.add(KeyedCommand.of(waiting ? Command.LLEN : Command.ZCARD, list));
+            if (waiting) {
+                // enqueue.lua's wake-up entry waits at a list's taking end: not a task, not counted, not listed
+                lengths.add(KeyedCommand.of(Command.LINDEX, list).arg(-1));
+            }
+        }
+        List<Response> replies = redis.batch(lengths);
+        int step = waiting ? 2 : 1;
+        List<Long> sizes = new ArrayList<>(lists.size());
+        List<Integer> wakes = new ArrayList<>(lists.size());
+        for (int l = 0; l < lists.size(); l++) {
+            Response last = waiting ? replies.get(step * l + 1) : null;
+            int wake = last != null && Priority.WAKE.equals(last.toString()) ? 1 : 0;
+            wakes.add(wake);
+            sizes.add(replies.get(step * l).toLong() - wake);
+        }
         List<PageSlices.Slice> slices = PageSlices.of(sizes, offset, limit);
         List<KeyedCommand> reads = new ArrayList<>(slices.size());
         for (PageSlices.Slice slice : slices) {
-            Partition partition = lists.get(slice.list());
+            String list = lists.get(slice.list());
+            int skip = wakes.get(slice.list());
             // workers take from pending's right end: counted from there, the page is what runs next
-            reads.add(waiting ? KeyedCommand.of(Command.LRANGE, keys.pending(partition)).arg(-slice.end() - 1).arg(-slice.start() - 1)
-                    : KeyedCommand.of(Command.ZRANGE, keys.delayed(partition)).arg(slice.start()).arg(slice.end()));
+            reads.add(waiting ? KeyedCommand.of(Command.LRANGE, list).arg(-slice.end() - 1 - skip).arg(-slice.start() - 1 - skip)
+                    : KeyedCommand.of(Command.ZRANGE, list).arg(slice.start()).arg(slice.end()));
         }
         List<TaskCopies.Copy> found = new ArrayList<>();
-        List<Response> replies = redis.batch(reads);
+        List<Response> pages = redis.batch(reads);
         for (int s = 0; s < slices.size(); s++) {
             List<TaskCopies.Copy> slice = new ArrayList<>();
-            for (Response envelope : replies.get(s)) {
-                slice.add(new TaskCopies.Copy(lists.get(slices.get(s).list()), null, envelope.toString()));
+            for (Response envelope : pages.get(s)) {
+                slice.add(new TaskCopies.Copy(owners.get(slices.get(s).list()), null, envelope.toString()));
             }
             if (waiting) {
                 Collections.reverse(slice);

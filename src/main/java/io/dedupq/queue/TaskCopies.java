@@ -8,6 +8,7 @@ import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Copies of tasks found in a partition's lists (pending, delayed, processing), read together with
@@ -17,7 +18,7 @@ import java.util.List;
 public class TaskCopies {
 
     private static final List<String> FIELDS = List.of("status", "token", "enqueuedAt", "startedAt", "nextAttemptAt",
-            "priority", "group", "progress", "progressNote");
+            "group", "progress", "progressNote", "progressAt");
 
     /** A copy as found in a list of {@code partition}; {@code worker} owns the processing list it is in, null elsewhere. */
     public record Copy(Partition partition, String worker, String envelope) {
@@ -43,10 +44,11 @@ public class TaskCopies {
             Long progress = task.number("progress");
             return new ListedTask(id(), type != null && type.isTextual() ? type.textValue() : null, state, attempt(),
                     since, since == null ? null : Math.max(0, now - since), task.number("nextAttemptAt"),
-                    priority != null && priority.canConvertToInt() ? Integer.valueOf(priority.intValue())
-                            : whole(task.number("priority")),
+                    Priority.of(priority),
                     group != null && group.isTextual() ? group.textValue() : task.text("group"),
-                    whole(progress), task.text("progressNote"), copy.worker());
+                    progress == null ? null : new ListedTask.Progress(progress.intValue(),
+                            Objects.requireNonNullElse(task.text("progressNote"), ""), task.number("progressAt")),
+                    copy.worker());
         }
 
         /** When the task was enqueued: its hash says (enqueue.lua), else its envelope, when it has a time. */
@@ -67,9 +69,6 @@ public class TaskCopies {
             return task.number("startedAt");
         }
 
-        private static Integer whole(Long value) {
-            return value == null ? null : Integer.valueOf(value.intValue());
-        }
     }
 
     private final RedisCalls redis;

@@ -308,8 +308,8 @@ function age(ms) {
 }
 
 function progress(task) {
-  if (task.progress === undefined || task.progress === null) return task.progressNote || "—";
-  return task.progress + " %" + (task.progressNote ? " · " + task.progressNote : "");
+  if (!task.progress) return "—";
+  return task.progress.percent + " %" + (task.progress.note ? " · " + task.progress.note : "");
 }
 
 /** A page of the chosen queue's tasks in the chosen state, with a Cancel button on each. */

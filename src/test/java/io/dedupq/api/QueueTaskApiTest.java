@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.Partition;
+import io.dedupq.queue.Priority;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
@@ -86,17 +87,18 @@ class QueueTaskApiTest {
             assertEquals(enqueuedAt, first.getLong("tasks[0].since"), "a waiting task's age counts from its enqueue");
             assertTrue(first.getLong("tasks[0].ageMs") >= 0);
             assertFalse(first.getMap("tasks[0]").containsKey("worker"), "a waiting task runs nowhere");
-            assertFalse(first.getMap("tasks[0]").containsKey("priority"), "nor has it a priority or a group");
+            assertEquals(5, first.getInt("tasks[0].priority"), "the default level");
             assertFalse(first.getMap("tasks[0]").containsKey("group"));
+            assertFalse(first.getMap("tasks[0]").containsKey("progress"), "nor progress, before it runs");
             assertEquals(List.of(waiting.get(2)), page(queue, "state=waiting&offset=2&limit=2").getList("tasks.id"));
             assertEquals(List.of(), page(queue, "state=waiting&offset=3").getList("tasks"));
             assertEquals(first.getList("tasks.id"), page(queue, "limit=2").getList("tasks.id"), "waiting is the default");
 
             // what a handler reports as its progress is in the task's hash
-            testRedis.hset(keys.task(new Partition(queue, 0, 1), blocker), "progress", "40", "progressNote", "half");
+            testRedis.hset(keys.task(new Partition(queue, 0, 1), blocker), "progress", "40", "progressNote", "half",
+                    "progressAt", "1234");
             JsonPath running = page(queue, "state=running");
-            assertEquals(40, running.getInt("tasks[0].progress"));
-            assertEquals("half", running.getString("tasks[0].progressNote"));
+            assertEquals(Map.of("percent", 40, "note", "half", "at", 1234), running.getMap("tasks[0].progress"));
             assertEquals(1, running.getLong("total"));
             assertEquals(blocker, running.getString("tasks[0].id"));
             assertEquals(worker.id(), running.getString("tasks[0].worker"));
@@ -111,6 +113,34 @@ class QueueTaskApiTest {
         awaitStatus(blocker, "succeeded");
         assertEquals(0, page(queue, "state=waiting").getLong("total"), "the cancelled tasks left pending");
         await().atMost(Duration.ofSeconds(10)).until(() -> page(queue, "state=running").getLong("total") == 0);
+    }
+
+    @Test
+    void waitingTasksOfSeveralLevelsAreListedHighestLevelFirst() {
+        String queue = BlockingHandler.TYPE;
+        String blocker = uniqueId("blocker");
+        String low = uniqueId("low");
+        String plain = uniqueId("plain");
+        String high = uniqueId("high");
+        try {
+            submit(task(blocker, queue, Map.of())).then().statusCode(202);
+            await().atMost(Duration.ofSeconds(20)).until(() -> blocking.running(blocker));
+            // a level-2 task first: the default list is empty then, so enqueue.lua leaves its wake-up entry there
+            submit(Map.of("id", low, "type", queue, "payload", Map.of(), "priority", 2)).then().statusCode(202);
+            submit(task(plain, queue, Map.of())).then().statusCode(202);
+            submit(Map.of("id", high, "type", queue, "payload", Map.of(), "priority", 8)).then().statusCode(202);
+
+            assertTrue(testRedis.lrange(keys.pending(new Partition(queue, 0, 1))).contains(Priority.WAKE));
+            JsonPath waiting = page(queue, "state=waiting");
+            assertEquals(3, waiting.getLong("total"), "the wake-up entry is no task");
+            assertEquals(List.of(high, plain, low), waiting.getList("tasks.id"));
+            assertEquals(List.of(8, 5, 2), waiting.getList("tasks.priority"));
+            assertEquals(List.of(plain, low), page(queue, "state=waiting&offset=1").getList("tasks.id"));
+        } finally {
+            List.of(low, plain, high).forEach(id -> given().post("/api/tasks/" + id + "/cancel"));
+            blocking.release(blocker);
+        }
+        awaitStatus(blocker, "succeeded");
     }
 
     @Test

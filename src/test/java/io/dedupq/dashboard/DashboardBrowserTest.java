@@ -195,8 +195,8 @@ class DashboardBrowserTest {
             wait.until(ExpectedConditions.visibilityOfElementLocated(secondRow));
             assertEquals(List.of(first, second), browser.findElements(By.cssSelector("#tasks tbody tr")).stream()
                     .map(row -> row.getAttribute("data-id")).toList(), "what runs next comes first");
-            assertEquals("—", browser.findElement(firstRow).findElement(By.cssSelector("td[data-field='priority']")).getText(),
-                    "a task without a priority shows none");
+            assertEquals("5", browser.findElement(firstRow).findElement(By.cssSelector("td[data-field='priority']")).getText(),
+                    "a task without a priority has the default level");
             assertEquals("waiting", browser.findElement(By.cssSelector(".tabs button[aria-selected='true']"))
                     .getAttribute("data-state"));
             assertRowsFitTheWindow("#tasks tbody tr", "data-id");
@@ -220,7 +220,7 @@ class DashboardBrowserTest {
 
             // what a handler reports as its progress is in the task's hash
             redis.send(Request.cmd(Command.HSET).arg(keys.task(whole(queue), blocker)).arg("progress").arg("40")
-                    .arg("progressNote").arg("copying the second half"));
+                    .arg("progressNote").arg("copying the second half").arg("progressAt").arg(redis.serverMillis()));
             browser.findElement(By.cssSelector(".tabs button[data-state='running']")).click();
             By running = By.cssSelector("#tasks tr[data-id='" + blocker + "']");
             wait.until(ExpectedConditions.textToBePresentInElementLocated(running, "40 % · copying the second half"));
