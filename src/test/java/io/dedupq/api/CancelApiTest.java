@@ -20,7 +20,11 @@ import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.TaskCanceller;
 import io.dedupq.queue.TaskQueue;
 import io.dedupq.support.SleepyHandler;
+import io.dedupq.queue.RedisCalls;
 import io.dedupq.worker.CancelListener;
+import io.dedupq.worker.Watchdog;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
 import io.dedupq.support.BlockingHandler;
 import io.dedupq.support.DoomedHandler;
 import io.dedupq.support.Envelopes;
@@ -72,6 +76,12 @@ class CancelApiTest {
 
     @Inject
     CancelListener listener;
+
+    @Inject
+    Watchdog watchdog;
+
+    @Inject
+    RedisCalls calls;
 
     @Inject
     RedisKeys keys;
@@ -155,6 +165,42 @@ class CancelApiTest {
         submit(task(id, queue, Map.of())).then().statusCode(200).body("duplicate", equalTo(true))
                 .body("status", equalTo("cancelled"));
         refused(cancel(id), 409);
+    }
+
+    /**
+     * The pub/sub notice alone interrupts the handler (the watchdog is stopped), also after the
+     * listener's connection was killed: it subscribes again.
+     */
+    @Test
+    void theNoticeReachesTheWorkerAlsoAfterItsConnectionWasKilled() {
+        watchdog.stop();
+        try {
+            for (String round : List.of("first", "after-kill")) {
+                String id = uniqueId("notice-" + round);
+                submit(task(id, BlockingHandler.TYPE, Map.of())).then().statusCode(202);
+                try {
+                    await().atMost(Duration.ofSeconds(10)).until(() -> blocking.running(id));
+                    await().alias("subscribed").atMost(Duration.ofSeconds(10)).until(() -> subscribers() == 1);
+
+                    cancel(id).then().statusCode(200);
+
+                    await().alias("interrupted by the notice").atMost(Duration.ofSeconds(10)).until(() -> !blocking.running(id));
+                    assertTrue(blocking.context(id).cancelled());
+                } finally {
+                    blocking.release(id);
+                }
+                awaitNoCopies(BlockingHandler.TYPE, id);
+                // as when Redis restarts: the subscribed connection is gone
+                calls.send(Request.cmd(Command.CLIENT).arg("KILL").arg("TYPE").arg("pubsub"));
+            }
+        } finally {
+            watchdog.start();
+        }
+    }
+
+    /** Connections subscribed to the cancel channel, by Redis's count. */
+    private long subscribers() {
+        return calls.send(Request.cmd(Command.PUBSUB).arg("NUMSUB").arg(keys.cancelChannel())).get(1).toLong();
     }
 
     @Test
