@@ -21,16 +21,5 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 @RegisterForReflection
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ListedTask(String id, String type, String state, int attempt, Long since, Long ageMs, Long dueAt,
-        Integer priority, String group, Progress progress, String worker) {
-
-    /**
-     * What a handler last reported, as {@code GET /api/tasks/{id}} shows it.
-     *
-     * @param percent 0 to 100
-     * @param note    the handler's note, "" for none
-     * @param at      when it was written, by Redis's clock (epoch ms); null when the hash has no time
-     */
-    @RegisterForReflection
-    public record Progress(int percent, String note, Long at) {
-    }
+        Integer priority, String group, TaskView.Progress progress, String worker) {
 }

@@ -228,16 +228,10 @@ public class QueueStore {
     private TaskView view(HashFields f) {
         return new TaskView(f.text("id"), f.text("queue"), f.text("type"), f.text("status"), (int) f.count("attempts"),
                 f.number("enqueuedAt"), f.number("startedAt"), f.number("finishedAt"), f.number("nextAttemptAt"),
-                f.text("lastError"), json(f.raw("result")), progress(f),
+                f.text("lastError"), json(f.raw("result")), TaskView.Progress.of(f),
                 f.raw("priority") == null ? Priority.DEFAULT : (int) f.count("priority"));
     }
 
-    /** progress.lua writes the three fields together. */
-    private static TaskView.Progress progress(HashFields f) {
-        Long percent = f.number("progress");
-        return percent == null ? null
-                : new TaskView.Progress(percent.intValue(), f.text("progressNote"), f.count("progressAt"));
-    }
 
     private JsonNode json(Response value) {
         if (value == null) {

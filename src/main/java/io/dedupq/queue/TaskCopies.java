@@ -8,7 +8,6 @@ import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Copies of tasks found in a partition's lists (pending, delayed, processing), read together with
@@ -41,13 +40,11 @@ public class TaskCopies {
             JsonNode type = envelope.get("type");
             JsonNode group = envelope.get("group");
             JsonNode priority = envelope.get("priority");
-            Long progress = task.number("progress");
             return new ListedTask(id(), type != null && type.isTextual() ? type.textValue() : null, state, attempt(),
                     since, since == null ? null : Math.max(0, now - since), task.number("nextAttemptAt"),
                     Priority.of(priority),
                     group != null && group.isTextual() ? group.textValue() : task.text("group"),
-                    progress == null ? null : new ListedTask.Progress(progress.intValue(),
-                            Objects.requireNonNullElse(task.text("progressNote"), ""), task.number("progressAt")),
+                    TaskView.Progress.of(task),
                     copy.worker());
         }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.runtime.annotations.RegisterForReflection;
+import java.util.Objects;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -31,6 +32,13 @@ public record TaskView(String id, String queue, String type, String status,
      */
     @RegisterForReflection
     public record Progress(int percent, String note, long at) {
+
+        /** From a task hash's fields (progress.lua writes the three together); null when none was reported. */
+        static Progress of(HashFields task) {
+            Long percent = task.number("progress");
+            return percent == null ? null : new Progress(percent.intValue(),
+                    Objects.requireNonNullElse(task.text("progressNote"), ""), task.count("progressAt"));
+        }
     }
 
     static TaskView outcome(String id, String queue, String status) {
