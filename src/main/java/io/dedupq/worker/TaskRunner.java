@@ -150,16 +150,15 @@ public class TaskRunner {
                     + bound.errors().stream().map(e -> e.field() + " " + e.message()).collect(Collectors.joining("; ")),
                     false);
         }
-        Object result;
         long timeout = timeoutMillis(partition, envelope);
-        // the lock is kept alive only while the handler runs; the watch is closed before the outcome is written,
-        // and the last progress written before that
+        // the lock is kept alive only while the handler runs: the watch is closed when it returns (no timeout
+        // or cancel after that), then the last progress is written, and only then the outcome
         Watchdog.Watch watch = watchdog.watch(partition, envelope.type(), claim, timeout);
         Verdict verdict;
-        try (watch; ProgressWriter.Reporter progress = progressWriter.reporter(partition, claim)) {
+        try (ProgressWriter.Reporter progress = progressWriter.reporter(partition, claim); watch) {
             ExecutionContext ctx = new ExecutionContext(claim.id(), partition.queue(), envelope.attempt(),
                     claim.fence(), watch, progress);
-            result = metrics.timeHandler(partition, envelope.type(), () -> invoke(handler, bound.value(), ctx));
+            Object result = metrics.timeHandler(partition, envelope.type(), () -> invoke(handler, bound.value(), ctx));
             verdict = new Verdict(TaskStatus.SUCCEEDED, toJson(result), null, 0, watch.lockLost());
         } catch (AlreadyApplied e) {
             verdict = new Verdict(TaskStatus.SUCCEEDED, e.outcome(), null, 0, watch.lockLost());

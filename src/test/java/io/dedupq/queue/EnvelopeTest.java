@@ -20,6 +20,21 @@ class EnvelopeTest {
 
 
     @Test
+    void aTimeoutIsCarriedInMillisKeptByRetriesAndIgnoredWhenNotAWholeNumberAboveZero() throws Exception {
+        String first = Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, 30_000L);
+        Envelope read = mapper.readValue(first, Envelope.class);
+
+        assertEquals(30_000L, read.timeout());
+        assertEquals(30_000L, mapper.readValue(mapper.writeValueAsString(read.nextAttempt()), Envelope.class).timeout());
+        assertFalse(Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, null).contains("timeout"),
+                "absent when the queue's applies");
+        for (String bad : new String[] {"\"5s\"", "0", "-3", "1.5", "true", "null"}) {
+            assertNull(mapper.readValue("{\"id\":\"t-1\",\"type\":\"payment\",\"payload\":{},\"timeout\":" + bad + "}",
+                    Envelope.class).timeout(), bad);
+        }
+    }
+
+    @Test
     void everyFieldIsRead() throws Exception {
         Envelope e = mapper.readValue("{\"id\":\"t-1\",\"type\":\"payment\",\"payload\":{\"a\":1},\"attempt\":2,"
                 + "\"enqueuedAt\":1700000000000}", Envelope.class);
