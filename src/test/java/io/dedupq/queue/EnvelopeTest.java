@@ -18,15 +18,14 @@ class EnvelopeTest {
 
     private final ObjectMapper mapper = JsonConfig.newStrictMapper();
 
-
     @Test
     void aTimeoutIsCarriedInMillisKeptByRetriesAndIgnoredWhenNotAWholeNumberAboveZero() throws Exception {
-        String first = Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, 30_000L);
+        String first = Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, 30_000L, Priority.DEFAULT);
         Envelope read = mapper.readValue(first, Envelope.class);
 
         assertEquals(30_000L, read.timeout());
         assertEquals(30_000L, mapper.readValue(mapper.writeValueAsString(read.nextAttempt()), Envelope.class).timeout());
-        assertFalse(Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, null).contains("timeout"),
+        assertFalse(Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, null, Priority.DEFAULT).contains("timeout"),
                 "absent when the queue's applies");
         for (String bad : new String[] {"\"5s\"", "0", "-3", "1.5", "true", "null"}) {
             assertNull(mapper.readValue("{\"id\":\"t-1\",\"type\":\"payment\",\"payload\":{},\"timeout\":" + bad + "}",
