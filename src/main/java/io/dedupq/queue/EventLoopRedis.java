@@ -3,8 +3,6 @@ package io.dedupq.queue;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
-import io.vertx.core.net.NetClientOptions;
-import io.vertx.core.tracing.TracingPolicy;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
@@ -41,13 +39,9 @@ public class EventLoopRedis {
     public EventLoopRedis(Vertx vertx, RedisSettings settings, RefusedWrites refusals, QueuePartitions partitions) {
         this.vertx = vertx;
         this.loop = newEventLoopContext(vertx);
-        RedisOptions options = settings.copy().setPoolName(NAME);
+        RedisOptions options = settings.ownClient(NAME);
         // every queue partition's owner may hold a connection in BLMOVE; the calls need their own
         options.setMaxPoolSize(options.getMaxPoolSize() + partitions.all().size());
-        // its own name in the Redis client metrics (redis.* with clientName=dedupq-worker)
-        options.setNetClientOptions(new NetClientOptions(options.getNetClientOptions()).setMetricsName("redis|" + NAME));
-        // never a span per claim call, whatever the application traces: a task's spans are dedupq's own (TaskTracing)
-        options.setTracingPolicy(TracingPolicy.IGNORE);
         loop.runOnContext(v -> {
             client = Redis.createClient(vertx, options);
             gateway = new RedisGateway(client, refusals);

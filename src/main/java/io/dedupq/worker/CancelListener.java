@@ -5,41 +5,51 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqJson;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.RedisSettings;
 import io.vertx.core.Vertx;
-import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Redis;
-import io.vertx.mutiny.redis.client.RedisConnection;
-import io.vertx.mutiny.redis.client.Request;
-import io.vertx.mutiny.redis.client.Response;
+import io.vertx.redis.client.Command;
+import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.Request;
+import io.vertx.redis.client.Response;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 /**
  * Hears cancel.lua's notices of cancelled running tasks and hands each to the {@link Watchdog},
- * which interrupts the execution if it runs here. It SUBSCRIBEs on a connection of its own from
- * the app's Redis client (a subscribed connection carries nothing else); when that connection
- * fails or Redis restarts, it connects and subscribes again after a pause. A notice sent while
- * it was away is not repeated: the watchdog's next lock extension finds the lock gone and the
- * task cancelled, and does the same.
+ * which interrupts the execution if it runs here. It SUBSCRIBEs on a connection of a Redis client
+ * of its own, never the app's: a subscribed connection carries nothing else, and a Sentinel
+ * failover reconnects whatever connection a client holds, which must not cost the app's pool one.
+ * When the subscription fails or Redis restarts, it connects and subscribes again after a pause.
+ * A notice sent meanwhile is not repeated: the watchdog's next lock extension finds the lock gone
+ * and the task cancelled, and does the same.
  */
 @ApplicationScoped
 public class CancelListener {
 
     private static final Logger LOG = Logger.getLogger(CancelListener.class);
+    private static final String NAME = "dedupq-cancel";
     private static final long RECONNECT_MILLIS = 1000;
+    /** One subscription, and a spare for a connection a failover may still be handing over. */
+    private static final int CONNECTIONS = 2;
 
-    private final Redis redis;
+    private final RedisSettings settings;
     private final RedisKeys keys;
     private final Watchdog watchdog;
     private final ObjectMapper mapper;
     private final Vertx vertx;
-    /** The subscribed connection, or null between connections; guarded by this. */
+    /** All below guarded by this. */
+    private Redis client;
+    /** The connection subscribing or subscribed, null between connections. */
     private RedisConnection connection;
+    private boolean subscribed;
     private boolean running;
     private boolean warned;
 
-    public CancelListener(Redis redis, RedisKeys keys, Watchdog watchdog, @DedupqJson ObjectMapper mapper, Vertx vertx) {
-        this.redis = redis;
+    public CancelListener(RedisSettings settings, RedisKeys keys, Watchdog watchdog, @DedupqJson ObjectMapper mapper,
+            Vertx vertx) {
+        this.settings = settings;
         this.keys = keys;
         this.watchdog = watchdog;
         this.mapper = mapper;
@@ -48,68 +58,82 @@ public class CancelListener {
 
     public synchronized void start() {
         running = true;
+        if (client == null) {
+            // one client for the app's life: each new one would register its pool's meters again
+            client = Redis.createClient(vertx, settings.ownClient(NAME).setMaxPoolSize(CONNECTIONS));
+        }
         connect();
     }
 
     public synchronized void stop() {
         running = false;
+        subscribed = false;
         if (connection != null) {
-            connection.closeAndForget();
+            connection.close();
             connection = null;
+        }
+    }
+
+    @PreDestroy
+    synchronized void close() {
+        stop();
+        if (client != null) {
+            client.close();
+            client = null;
         }
     }
 
     /** True while subscribed (for tests and health: a notice can be heard). */
     public synchronized boolean subscribed() {
-        return connection != null;
+        return subscribed;
     }
 
-    private void connect() {
-        redis.connect().subscribe().with(this::subscribe, this::retry);
+    private synchronized void connect() {
+        if (running) {
+            client.connect().onSuccess(this::subscribe).onFailure(failure -> retry(null, failure));
+        }
     }
 
     private void subscribe(RedisConnection opened) {
         synchronized (this) {
             if (!running) {
-                opened.closeAndForget();
+                opened.close();
                 return;
             }
+            connection = opened;
         }
         opened.handler(this::heard);
-        opened.exceptionHandler(failure -> lost(opened, failure));
-        opened.endHandler(() -> lost(opened, null));
-        opened.send(Request.cmd(Command.SUBSCRIBE).arg(keys.cancelChannel())).subscribe().with(ok -> {
+        opened.exceptionHandler(failure -> retry(opened, failure));
+        opened.endHandler(ended -> retry(opened, null));
+        opened.send(Request.cmd(Command.SUBSCRIBE).arg(keys.cancelChannel())).onSuccess(ok -> {
             synchronized (this) {
-                if (!running) {
-                    opened.closeAndForget();
+                if (connection != opened) {
                     return;
                 }
-                connection = opened;
+                subscribed = true;
                 if (warned) {
                     LOG.infof("subscribed to %s again", keys.cancelChannel());
                 }
                 warned = false;
             }
-        }, failure -> {
-            opened.closeAndForget();
-            retry(failure);
-        });
+        }).onFailure(failure -> retry(opened, failure));
     }
 
-    /** A subscribed connection ended: connect again, unless stopping. */
-    private void lost(RedisConnection ended, Throwable failure) {
+    /**
+     * The subscription on {@code lost} (null: no connection was had) ended or never began: connect
+     * again after a pause, unless stopping. Closing a subscribed connection hands it back to no one
+     * (the client drops a connection that was subscribed), so closing it twice costs nothing.
+     */
+    private void retry(RedisConnection lost, Throwable failure) {
         synchronized (this) {
-            if (connection != ended) {
-                return;
+            if (lost != null) {
+                if (connection != lost) {
+                    return;
+                }
+                connection = null;
+                subscribed = false;
+                lost.close();
             }
-            connection = null;
-        }
-        ended.closeAndForget();
-        retry(failure);
-    }
-
-    private void retry(Throwable failure) {
-        synchronized (this) {
             if (!running) {
                 return;
             }
@@ -120,14 +144,7 @@ public class CancelListener {
                 warned = true;
             }
         }
-        vertx.setTimer(RECONNECT_MILLIS, id -> {
-            synchronized (this) {
-                if (!running) {
-                    return;
-                }
-            }
-            connect();
-        });
+        vertx.setTimer(RECONNECT_MILLIS, id -> connect());
     }
 
     /** A pushed message: {@code [message, channel, {"id","token"}]} in RESP2 and RESP3 alike; anything else is ignored. */
