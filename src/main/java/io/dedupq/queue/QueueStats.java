@@ -22,6 +22,7 @@ import java.util.function.ToLongFunction;
  * @param discarded         dead-letter records removed by an operator
  * @param paused            the queue is paused: workers start none of its tasks (a current state)
  * @param rateLimited       claim calls the queue's rate limit cut short, its window being full
+ * @param groupWaiting      copies parked because their group had group-concurrency tasks running (a current size)
  * @param partitions        a partitioned queue's counts per partition (its own counts are their sums); empty otherwise
  */
 @RegisterForReflection
@@ -29,7 +30,7 @@ public record QueueStats(String queue, long pending, long processing, long delay
         long enqueued, long succeeded, long failed, long deadLettered, long unparseable, long retried,
         long duplicatesSkipped, long skippedDone, long skippedLocked, long skippedStale,
         long duplicatesRejected, long lostLocks, long cancelled, long revived, long discarded,
-        boolean paused, long rateLimited, List<QueueStats> partitions) {
+        boolean paused, long rateLimited, long groupWaiting, List<QueueStats> partitions) {
 
     /** The counts of a partitioned queue: the sums over its partitions, which are listed too. */
     public static QueueStats total(String queue, List<QueueStats> parts) {
@@ -41,7 +42,8 @@ public record QueueStats(String queue, long pending, long processing, long delay
                 sum(parts, QueueStats::skippedLocked), sum(parts, QueueStats::skippedStale),
                 sum(parts, QueueStats::duplicatesRejected), sum(parts, QueueStats::lostLocks),
                 sum(parts, QueueStats::cancelled), sum(parts, QueueStats::revived), sum(parts, QueueStats::discarded),
-                parts.stream().anyMatch(QueueStats::paused), sum(parts, QueueStats::rateLimited), parts);
+                parts.stream().anyMatch(QueueStats::paused), sum(parts, QueueStats::rateLimited),
+                sum(parts, QueueStats::groupWaiting), parts);
     }
 
     private static long sum(List<QueueStats> parts, ToLongFunction<QueueStats> count) {

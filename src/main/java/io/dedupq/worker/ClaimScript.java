@@ -34,20 +34,21 @@ public final class ClaimScript {
      * @param resultRetentionMillis  how long a finished task's hash stays (at most the window)
      * @param outcomes     finished executions to record
      * @param rate         the queue's rate limit, or null for none
+     * @param groupConcurrency most running executions per group, 0 for no limit
      */
     public record Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
             long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes,
-            RateLimit rate) {
+            RateLimit rate, int groupConcurrency) {
 
-        /** A call for a queue without a rate limit. */
+        /** A call for a queue without a rate limit or group concurrency. */
         public Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
                 long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
             this(partition, worker, max, moved, lockTtlMillis, freshnessMillis, dedupWindowMillis, resultRetentionMillis,
-                    outcomes, null);
+                    outcomes, null, 0);
         }
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(11 + OUTCOME_FIELDS * outcomes.size());
+            List<String> args = new ArrayList<>(12 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
             args.add(partition.queue());
@@ -59,6 +60,7 @@ public final class ClaimScript {
             args.add(Long.toString(resultRetentionMillis));
             args.add(rate == null ? "0" : Integer.toString(rate.starts()));
             args.add(rate == null ? "0" : Long.toString(rate.window().toMillis()));
+            args.add(Integer.toString(groupConcurrency));
             for (Outcome o : outcomes) {
                 args.add(o.claim().id());
                 args.add(o.claim().envelope());
@@ -76,7 +78,7 @@ public final class ClaimScript {
             return new ScriptCall(LuaScript.CLAIM,
                     List.of(keys.pending(partition), keys.processing(partition, worker), keys.fence(partition),
                             keys.stats(partition), keys.dead(partition), keys.workers(partition), keys.delayed(partition),
-                            keys.paused(partition), keys.rate(partition)),
+                            keys.paused(partition), keys.rate(partition), keys.parkedGroups(partition)),
                     args);
         }
     }

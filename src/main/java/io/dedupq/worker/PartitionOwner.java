@@ -245,7 +245,7 @@ public final class PartitionOwner {
         ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), claim, moved,
                 settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
                 settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group,
-                settings.rateLimit().orElse(null));
+                settings.rateLimit().orElse(null), settings.groupConcurrency());
         with.loop().script(call.script(with.keys())).onComplete(sent -> {
             callsInFlight--;
             if (claim > 0) {
@@ -274,6 +274,10 @@ public final class PartitionOwner {
         for (int i = 0; i < group.size(); i++) {
             release(group.get(i));
             with.runner().recorded(partition, group.get(i), reply.recorded().get(i));
+        }
+        if (!reply.drained()) {
+            // also after outcomes alone: one freed a group's slot that a parked copy waits for
+            drained = false;
         }
         if (claim == 0) {
             return;
