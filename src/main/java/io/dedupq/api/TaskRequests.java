@@ -15,7 +15,7 @@ import java.util.Set;
 @ApplicationScoped
 public class TaskRequests {
 
-    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload");
+    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload", "group");
 
     private final JsonBodies bodies;
     private final DedupqConfig config;
@@ -73,8 +73,13 @@ public class TaskRequests {
         if (type == null || !type.isTextual()) {
             errors.add(new FieldError(path + "type", "is required and must be a string"));
         }
+        JsonNode group = node.get("group");
+        if (group != null && !group.isNull() && !group.isTextual()) {
+            errors.add(new FieldError(path + "group", "must be a string"));
+        }
         return new TaskSubmission(id != null && id.isTextual() ? id.textValue() : null,
-                type != null && type.isTextual() ? type.textValue() : null, node.get("payload"));
+                type != null && type.isTextual() ? type.textValue() : null, node.get("payload"),
+                group != null && group.isTextual() ? group.textValue() : null);
     }
 
     private static void unknownFields(JsonNode node, Set<String> allowed, String path, List<FieldError> errors) {

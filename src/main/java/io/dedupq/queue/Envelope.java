@@ -11,7 +11,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 /**
  * The wire format on the lists, documented in README so that any producer can push it:
  * {@code {"id","type","payload","attempt","enqueuedAt"}}, and with tracing on the W3C trace context
- * of the task's enqueue span ({@code "traceparent"}, {@code "tracestate"}; see docs/operations.md).
+ * of the task's enqueue span ({@code "traceparent"}, {@code "tracestate"}; see docs/operations.md),
+ * and the task's {@code "group"} where it has one (group concurrency: claim.lua reads it).
  * Unknown fields are ignored; a missing attempt or enqueuedAt counts as 0, as claim.lua reads it;
  * a trace field that is not text is ignored, never a reason to fail the task.
  */
@@ -19,7 +20,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record Envelope(String id, String type, JsonNode payload, int attempt, long enqueuedAt,
         @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent,
-        @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String group) {
 
     /** The W3C trace context an envelope carries (tracestate may be null). */
     public record Trace(String traceparent, String tracestate) {
@@ -29,9 +31,9 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
     static Envelope read(@JsonProperty("id") String id, @JsonProperty("type") String type,
             @JsonProperty("payload") JsonNode payload, @JsonProperty("attempt") Integer attempt,
             @JsonProperty("enqueuedAt") Long enqueuedAt, @JsonProperty("traceparent") JsonNode traceparent,
-            @JsonProperty("tracestate") JsonNode tracestate) {
+            @JsonProperty("tracestate") JsonNode tracestate, @JsonProperty("group") JsonNode group) {
         return new Envelope(id, type, payload, attempt == null ? 0 : attempt, enqueuedAt == null ? 0 : enqueuedAt,
-                text(traceparent), text(tracestate));
+                text(traceparent), text(tracestate), text(group));
     }
 
     /**
@@ -39,7 +41,8 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
      * record: enqueue has the payload's text for its digest, and serialising it a second time
      * inside the envelope cost as much again. {@code trace} is null with tracing off.
      */
-    public static String firstAttemptJson(String id, String type, String payloadJson, long enqueuedAt, Trace trace) {
+    public static String firstAttemptJson(String id, String type, String payloadJson, long enqueuedAt, Trace trace,
+            String group) {
         StringBuilder json = new StringBuilder(payloadJson.length() + id.length() + type.length() + 72);
         JsonStringEncoder quote = JsonStringEncoder.getInstance();
         json.append("{\"id\":\"");
@@ -57,11 +60,15 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
                 json.append('"');
             }
         }
+        if (group != null) {
+            // a group is an id (TaskIds): nothing in it needs quoting
+            json.append(",\"group\":\"").append(group).append('"');
+        }
         return json.append('}').toString();
     }
 
     public Envelope nextAttempt() {
-        return new Envelope(id, type, payload, attempt + 1, enqueuedAt, traceparent, tracestate);
+        return new Envelope(id, type, payload, attempt + 1, enqueuedAt, traceparent, tracestate, group);
     }
 
     private static String text(JsonNode node) {

@@ -10,5 +10,12 @@ public record TaskSubmission(
                 + "omitted or null: a UUID, or 400 on a queue that sets require-id",
                 pattern = TaskIds.PATTERN) String id,
         @Schema(required = true, description = "a known task type, e.g. payment or voucher") String type,
-        @Schema(required = true, type = SchemaType.OBJECT, description = "the task type's payload") JsonNode payload) {
+        @Schema(required = true, type = SchemaType.OBJECT, description = "the task type's payload") JsonNode payload,
+        @Schema(description = "the task's group, for the queue's group-concurrency: same rule as id; "
+                + "omitted or null: the handler's TaskHandler.group(payload), if any", pattern = TaskIds.PATTERN) String group) {
+
+    /** A task without a group of its own (its handler may still give it one). */
+    public TaskSubmission(String id, String type, JsonNode payload) {
+        this(id, type, payload, null);
+    }
 }

@@ -46,7 +46,7 @@ class EnvelopeTest {
 
         Envelope next = first.nextAttempt();
 
-        assertEquals(new Envelope("t-1", "payment", first.payload(), 1, 5, null, null), next);
+        assertEquals(new Envelope("t-1", "payment", first.payload(), 1, 5, null, null, null), next);
         assertEquals(next, mapper.readValue(mapper.writeValueAsString(next), Envelope.class), "written as it is read");
     }
 
@@ -55,8 +55,8 @@ class EnvelopeTest {
     void aFirstAttemptWrittenFromItsPayloadTextIsWhatTheMapperWrites(String type) throws Exception {
         JsonNode payload = mapper.readTree("{\"amount\":\"12.50\",\"n\":[1,2.5,null],\"s\":\"a\\\"b\"}");
 
-        assertEquals(mapper.writeValueAsString(new Envelope("t-1:x", type, payload, 0, 1_700_000_000_123L, null, null)),
-                Envelope.firstAttemptJson("t-1:x", type, mapper.writeValueAsString(payload), 1_700_000_000_123L, null));
+        assertEquals(mapper.writeValueAsString(new Envelope("t-1:x", type, payload, 0, 1_700_000_000_123L, null, null, null)),
+                Envelope.firstAttemptJson("t-1:x", type, mapper.writeValueAsString(payload), 1_700_000_000_123L, null, null));
     }
 
     @Test
@@ -71,16 +71,16 @@ class EnvelopeTest {
     void aTraceContextIsReadWrittenAndKeptByTheNextAttempt() throws Exception {
         JsonNode payload = mapper.readTree("{\"a\":1}");
         Envelope.Trace trace = new Envelope.Trace(TRACEPARENT, "vendor=a\"b");
-        String first = Envelope.firstAttemptJson("t-1", "payment", mapper.writeValueAsString(payload), 5, trace);
+        String first = Envelope.firstAttemptJson("t-1", "payment", mapper.writeValueAsString(payload), 5, trace, null);
 
         Envelope read = mapper.readValue(first, Envelope.class);
 
-        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, "vendor=a\"b"), read);
+        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, "vendor=a\"b", null), read);
         assertEquals(first, mapper.writeValueAsString(read), "written as the mapper writes it");
         assertEquals(TRACEPARENT, read.nextAttempt().traceparent());
         assertEquals("vendor=a\"b", read.nextAttempt().tracestate());
-        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, null),
-                mapper.readValue(Envelope.firstAttemptJson("t-1", "payment", "{\"a\":1}", 5, new Envelope.Trace(TRACEPARENT, null)),
+        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, null, null),
+                mapper.readValue(Envelope.firstAttemptJson("t-1", "payment", "{\"a\":1}", 5, new Envelope.Trace(TRACEPARENT, null), null),
                         Envelope.class), "no tracestate");
     }
 
