@@ -96,7 +96,8 @@
     deadLettered  how many unparseable envelopes went to the dead list
     dropped       (type, reason) per dropped copy, reason done | locked | stale
     held          { reason, wait }: reason "" (claims not held), "paused", or "rate" (the window
-                  is full: wait is the ms until its oldest start leaves it). A call that the full
+                  is full: wait is the ms until its oldest start leaves it), or "parked" (not
+                  held, but pending is drained while copies are parked: look again after BLMOVE's wait). A call that the full
                   window stopped short of its ARGV[4] counts rate_limited in the stats hash
     claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
@@ -404,6 +405,11 @@ end
 
 -- a slot an outcome freed has a parked copy waiting: the owner must ask again, not block on BLMOVE
 if waiting then drained = 0 end
+-- pending is empty but copies are parked: the owner's BLMOVE wait ends with a claim call, which
+-- takes those whose slot freed without an outcome here (an expired lock, another pod's outcome)
+if groupMax > 0 and drained == 1 and held[1] == '' and redis.call('EXISTS', KEYS[10]) == 1 then
+  held = { 'parked', 0 }
+end
 
 for field, n in pairs(counts) do
   redis.call('HINCRBY', KEYS[4], field, string.format('%d', n))

@@ -87,9 +87,12 @@ public final class ClaimScript {
     public record Dropped(String type, String reason) {
     }
 
-    /** Why claims are held: not at all, the queue is paused, or its rate window is full. */
+    /**
+     * Why claims are held: not at all, the queue is paused, or its rate window is full; or
+     * PARKED: not held, but pending ran empty while copies of full groups wait aside.
+     */
     public enum HeldBy {
-        NONE, PAUSED, RATE
+        NONE, PAUSED, RATE, PARKED
     }
 
     /**
@@ -106,6 +109,7 @@ public final class ClaimScript {
                 case "" -> HeldBy.NONE;
                 case "paused" -> HeldBy.PAUSED;
                 case "rate" -> HeldBy.RATE;
+                case "parked" -> HeldBy.PARKED;
                 default -> throw new IllegalStateException("claim.lua held claims for an unknown reason: " + reason);
             };
             return new Held(by, held.get(1).toLong());

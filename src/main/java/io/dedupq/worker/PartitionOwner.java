@@ -80,6 +80,8 @@ public final class PartitionOwner {
     private int claimsInFlight;
     private boolean blocking;
     private boolean drained;
+    /** Copies of full groups were parked at the last claim: a BLMOVE that brings nothing is followed by a claim call. */
+    private boolean parkedWaiting;
     /** A backoff or heartbeat wait is under way: nothing is sent until its timer fires. */
     private final Pause waiting = new Pause();
     /** Redis refused a claim for want of memory: outcomes go on alone until the backoff passes. */
@@ -302,8 +304,9 @@ public final class PartitionOwner {
      * next, as BLMOVE would take a copy only to give it back.
      */
     private void hold(ClaimScript.Held held) {
+        parkedWaiting = held.by() == ClaimScript.HeldBy.PARKED;
         switch (held.by()) {
-            case NONE -> {
+            case NONE, PARKED -> {
                 return;
             }
             case PAUSED -> throttled.start(with.config().worker().blockTimeout());
@@ -390,7 +393,8 @@ public final class PartitionOwner {
             } else if (moved.result() == null || !claiming) {
                 // nothing came, or we are stopping: a copy it brought is requeued by the shutdown
                 free++;
-                drained = moved.result() == null;
+                // a group slot may have freed without an outcome here (an expired lock): claim.lua looks
+                drained = moved.result() == null && !parkedWaiting;
             } else {
                 drained = false;
                 int extra = Math.min(free, settings.batch() - 1);

@@ -232,6 +232,7 @@ class ClaimControlsContractTest {
         assertEquals(List.of("acc-A"), lab.smembers(keys.parkedGroups(partition)));
         assertNull(lab.hget(keys.task(partition, a2), "attempts"), "parked, not started: no attempt counted");
         assertEquals("1", lab.hget(keys.stats(partition), "group_waiting"));
+        assertEquals(ClaimScript.HeldBy.PARKED, reply.held().by(), "pending is drained but a copy waits aside: look again");
         assertEquals(a1, lab.hget(keys.base(partition) + "group:acc-A", reply.claims().get(0).token()),
                 "the running execution holds the group's slot");
     }
