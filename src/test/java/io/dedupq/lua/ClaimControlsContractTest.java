@@ -249,6 +249,7 @@ class ClaimControlsContractTest {
 
         assertEquals(List.of(), recorded.claims(), "the call claims before it records: the slot was not free yet");
         assertFalse(recorded.drained(), "pending is empty, but a parked copy may start now: the owner asks again, no BLMOVE");
+        assertFalse(lab.exists(keys.base(partition) + "group:acc-A"), "the finished execution left its group at once");
         ClaimScript.Reply next = claimGrouped(1, List.of());
         assertEquals(List.of(a2), ids(next), "one at a time, in their order");
         assertEquals(List.of(grouped(a3, "acc-A")), lab.lrange(parked("acc-A")));
