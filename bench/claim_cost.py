@@ -12,7 +12,8 @@ next GROUP tasks, until pending is empty. Prints the instructions per unique tas
   bench/claim_cost.py --lua /tmp/old-lua --group 2     # another version, groups of 2
 
 Needs valgrind (apt-get install valgrind) and redis-server. The argument layout is claim.lua's
-of 2026-12-03 (an outcome: id, envelope, token, outcome, then what its kind needs).
+of 2026-12-03 after issue 15 (10 keys; ARGV 10-12 rate limit, window, group concurrency; an outcome:
+id, envelope, token, outcome, then what its kind needs; the claims from reply[6] on).
 """
 import argparse
 import glob
@@ -94,6 +95,10 @@ def main():
     ap.add_argument('--tasks', type=int, default=2000)
     ap.add_argument('--group', type=int, default=8, help='tasks claimed (and outcomes recorded) per call')
     ap.add_argument('--mode', choices=['http', 'lpush'], default='http')
+    ap.add_argument('--rate-limit', type=int, default=0, help='rate-limit starts per 1 s window (0: none); set it '
+                    'above --tasks to count the check without ever being held')
+    ap.add_argument('--group-concurrency', type=int, default=0,
+                    help='group-concurrency (0: none); each task gets a group of its own, so nothing is parked')
     a = ap.parse_args()
     out = tempfile.mkdtemp(prefix='claim-cost-')
     port = free_port()
@@ -109,7 +114,8 @@ def main():
         claim = r.call('SCRIPT', 'LOAD', open(os.path.join(a.lua, 'claim.lua')).read())
         enqueue = r.call('SCRIPT', 'LOAD', open(os.path.join(a.lua, 'enqueue.lua')).read())
         base = '{dedupq:noop}:'
-        keys = [base + k for k in ('pending', 'processing:w1', 'fence', 'stats', 'dead', 'workers', 'delayed')]
+        keys = [base + k for k in ('pending', 'processing:w1', 'fence', 'stats', 'dead', 'workers', 'delayed', 'paused',
+                                   'rate', 'parked')]
         rnd = random.Random(42)
         unique = int(a.tasks * 0.8)
         lids = list(range(unique)) + [rnd.randrange(unique) for _ in range(a.tasks - unique)]
@@ -117,8 +123,9 @@ def main():
         now = int(time.time() * 1000)
 
         def envelope(lid):
-            return '{"id":"payment-2026-%d","type":"noop","payload":{"lid":%d},"attempt":0,"enqueuedAt":%d}' % (
-                lid, lid, now)
+            group = ',"group":"g%d"' % lid if a.group_concurrency else ''
+            return '{"id":"payment-2026-%d","type":"noop","payload":{"lid":%d},"attempt":0,"enqueuedAt":%d%s}' % (
+                lid, lid, now, group)
 
         for i in range(0, len(lids), 100):
             chunk = lids[i:i + 100]
@@ -134,12 +141,13 @@ def main():
         subprocess.run(['callgrind_control', '-i', 'on', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         outcomes, calls = [], 0
         while True:
-            args = [base, 'w1', 'noop', a.group, 30000, 5000, '', 86400000, 3600000]
+            args = [base, 'w1', 'noop', a.group, 30000, 5000, '', 86400000, 3600000, a.rate_limit, 1000,
+                    a.group_concurrency]
             for task_id, env, token in outcomes:
                 args += [task_id, env, token, 'succeeded', '']
             reply = r.call('EVALSHA', claim, len(keys), *keys, *args)
             calls += 1
-            claims = reply[5:]
+            claims = reply[6:]
             outcomes = [(claims[i], claims[i + 1], claims[i + 2]) for i in range(0, len(claims), 5)]
             if not outcomes and reply[2] == 1:
                 break

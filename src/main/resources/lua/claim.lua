@@ -38,6 +38,20 @@
   either gives a BLMOVE'd copy back to the end of pending it came from, so order is kept and the
   copy's attempt is unchanged.
 
+  Group concurrency (ARGV[12] = N > 0): a copy whose envelope names a valid "group" starts only
+  while fewer than N executions of that group hold their lock. The group's executions are kept
+  in the hash <base>group:<g> (token -> id); an entry counts while lock:<id> still holds its
+  token, so a slot frees itself when the execution ends or its lock expires (a crashed worker's
+  after the lock TTL), and dead entries are removed when met. A copy of a full group is parked:
+  moved to the list <base>parked:<g> (its group named in the set KEYS[10]) instead of
+  running, so other groups keep flowing. Every claim first takes parked copies of up to 16
+  groups (picked at random from KEYS[10]), oldest first, as many as their group has free
+  slots (claimParked()), then goes on with pending. A call whose outcome freed a slot of a group
+  with parked copies answers drained 0, so its owner claims again at once instead of blocking
+  on BLMOVE (the claim ran before the outcome was recorded). Whatever freed the slot (an
+  outcome, an expired lock, the reaper's requeue), the next claim call of any worker takes the
+  copy. The stats field group_waiting counts the parked copies.
+
   A worker claims only while its
   heartbeat is fresh, checked here atomically with the claim: the reaper can then never miss a
   copy that a worker took after it was presumed dead. Such a worker's BLMOVE'd copy goes straight
@@ -64,6 +78,7 @@
   KEYS[7] delayed zset        {p:Q}:delayed
   KEYS[8] paused flag         {p:Q}:paused  (exists while the queue is paused)
   KEYS[9] rate log zset       {p:Q}:rate    (token -> claim time, ms, of the starts in the window)
+  KEYS[10] parked groups set  {p:Q}:parked  (groups with copies in <base>parked:<g>)
   ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
   ARGV[2] worker id (lock token = <worker>:<fence>)
   ARGV[3] queue name
@@ -76,8 +91,9 @@
   ARGV[9] result retention (ms, at most the window): how long a finished task's hash stays
   ARGV[10] rate limit: most starts per window, 0 for no limit
   ARGV[11] rate window (ms)
-  ARGV[12] priority order: strict | weighted (see Priorities)
-  ARGV[13 ..] the outcomes, one after the other, each with what its kind needs:
+  ARGV[12] group concurrency: most running executions per group, 0 for no limit
+  ARGV[13] priority order: strict | weighted (see Priorities)
+  ARGV[14 ..] the outcomes, one after the other, each with what its kind needs:
     id, envelope, token, outcome, then
       succeeded: result                    (result JSON, or "" for none)
       retrying:  error, next, delay        (the next envelope, attempt + 1; in how long it is due, ms)
@@ -90,16 +106,18 @@
     recorded      one entry per outcome, in order: 1 recorded, 0 that execution had lost its task,
                   2 the task was cancelled while it ran (cancel.lua): the outcome is discarded, its copy removed
     registered    1, or 0 when the heartbeat was stale and nothing was claimed
-    drained       1 when pending ran empty during the claim (or nothing was asked for)
+    drained       1 when pending ran empty during the claim (or nothing was asked for), unless an
+                  outcome freed a group slot that a parked copy waits for
     deadLettered  how many unparseable envelopes went to the dead list
     dropped       (type, reason) per dropped copy, reason done | locked | stale
     held          { reason, wait }: reason "" (claims not held), "paused", or "rate" (the window
-                  is full: wait is the ms until its oldest start leaves it). A call that the full
+                  is full: wait is the ms until its oldest start leaves it), or "parked" (not
+                  held, but pending is drained while copies are parked: look again after BLMOVE's wait). A call that the full
                   window stopped short of its ARGV[4] counts rate_limited in the stats hash
     claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
 local base, worker, queue, limit, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
-local moved, window, retention, order = ARGV[7], ARGV[8], ARGV[9], ARGV[12]
+local moved, window, retention, order = ARGV[7], ARGV[8], ARGV[9], ARGV[13]
 -- the done marker holds the outcome as a small integer: Redis shares those, so it costs no value
 -- of its own (enqueue.lua and QueueStore read it back: 1 succeeded, 2 failed, 3 dead, 4 cancelled)
 local MARKS = { succeeded = '1', failed = '2', dead = '3' }
@@ -182,6 +200,36 @@ local function drop(raw, taskType, reason)
   dropped[#dropped + 1] = reason
 end
 
+local groupMax = tonumber(ARGV[12])
+-- a claim looks at this many groups with parked copies
+local PARKED_GROUPS_PER_CALL = 16
+
+-- executions of group g that still hold their lock; entries of the others are removed
+local function groupRunning(g)
+  local key = base .. 'group:' .. g
+  local entries = redis.call('HGETALL', key)
+  local n = 0
+  for k = 1, #entries, 2 do
+    if redis.call('GET', base .. 'lock:' .. entries[k + 1]) == entries[k] then
+      n = n + 1
+    else
+      redis.call('HDEL', key, entries[k])
+    end
+  end
+  return n
+end
+
+-- the copy's group when it is limited and full: it is parked and nil returned; else the group to join (or nil)
+local function groupOf(raw, env)
+  if groupMax == 0 or type(env.group) ~= 'string' or not valid_id(env.group) then return nil, false end
+  if groupRunning(env.group) < groupMax then return env.group, false end
+  redis.call('LREM', KEYS[2], '1', raw)
+  redis.call('LPUSH', base .. 'parked:' .. env.group, raw)
+  redis.call('SADD', KEYS[10], env.group)
+  count('group_waiting')
+  return nil, true
+end
+
 local function take(raw)
   local ok, env = pcall(cjson.decode, raw)
   if not ok or type(env) ~= 'table' or not valid_id(env.id) or type(env.type) ~= 'string' then
@@ -202,6 +250,8 @@ local function take(raw)
   if current and current > attempt then
     return drop(raw, env.type, 'stale')
   end
+  local group, parked = groupOf(raw, env)
+  if parked then return end
   local candidate = nextFence()
   -- '%d', not '%.0f' or Lua's own number-to-string: glibc's floating-point formatting costs several times more
   local token = prefix .. string.format('%d', candidate)
@@ -209,6 +259,7 @@ local function take(raw)
     return drop(raw, env.type, 'locked')
   end
   fence = candidate
+  if group then redis.call('HSET', base .. 'group:' .. group, token, env.id) end
   local attemptText = attempt == 0 and '0' or string.format('%d', attempt)
   local attempts = tonumber(known[2])
   if attempts then
@@ -284,6 +335,23 @@ local function nextCopy(lists)
   return nil
 end
 
+-- parked copies of groups with free slots are claimed first, oldest first, straight from their list
+local function claimParked(room, movedCount)
+  for _, g in ipairs(redis.call('SRANDMEMBER', KEYS[10], PARKED_GROUPS_PER_CALL)) do
+    local parked = base .. 'parked:' .. g
+    local free = groupMax - groupRunning(g)
+    while free > 0 and taken < limit and started < room do
+      local raw = redis.call('LMOVE', parked, KEYS[2], 'RIGHT', 'LEFT')
+      if not raw then break end
+      count('group_waiting', -1)
+      take(raw)
+      free, movedCount = free - 1, movedCount + 1
+    end
+    if redis.call('EXISTS', parked) == 0 then redis.call('SREM', KEYS[10], g) end
+  end
+  return movedCount
+end
+
 -- returns registered (1, or 0 for a stale heartbeat) and drained (1 when pending ran empty)
 local function claimTasks()
   if limit == 0 and moved == '' then return 1, 1 end
@@ -313,6 +381,7 @@ local function claimTasks()
     -- it had its slot, whatever came of it
     movedCount, taken = 1, 1
   end
+  if groupMax > 0 then movedCount = claimParked(room, movedCount) end
   local lists = waitingLists()
   while taken < limit and started < room and movedCount < 4 * limit do
     local raw = nextCopy(lists)
@@ -333,6 +402,17 @@ local function claimTasks()
 end
 
 -- outcomes ------------------------------------------------------------------------------------
+
+-- a finished execution's group entry goes now, not when next met, so a group's hash ends with its last task
+-- (waiting: a freed slot has parked copies to take)
+local waiting = false
+local function leaveGroup(envelope, token)
+  local ok, env = pcall(cjson.decode, envelope)
+  if ok and type(env) == 'table' and type(env.group) == 'string' and valid_id(env.group) then
+    redis.call('HDEL', base .. 'group:' .. env.group, token)
+    if redis.call('EXISTS', base .. 'parked:' .. env.group) == 1 then waiting = true end
+  end
+end
 
 -- detail: succeeded: the result JSON or ""; otherwise the error. nextRecord: retrying: the next
 -- envelope; failed, dead: the dead-letter record. delay: retrying: in how long it is due (ms)
@@ -358,6 +438,7 @@ local function record(id, envelope, token, outcome, detail, nextRecord, delay)
   end
   redis.call('DEL', lockKey)
   redis.call('LREM', KEYS[2], '-1', envelope)
+  if groupMax > 0 then leaveGroup(envelope, token) end
 
   if outcome == 'retrying' then
     local dueAt = string.format('%d', nowMs + tonumber(delay))
@@ -391,12 +472,20 @@ local registered, drained = claimTasks()
 if dead > 0 then count('unparseable', dead) end
 
 local recorded = {}
-local i = 13
+local i = 14
 while i <= #ARGV do
   local outcome, extras = ARGV[i + 3], EXTRAS[ARGV[i + 3]]
   recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], outcome, ARGV[i + 4],
     extras > 1 and ARGV[i + 5] or '', extras > 2 and ARGV[i + 6] or '0')
   i = i + 4 + extras
+end
+
+-- a slot an outcome freed has a parked copy waiting: the owner must ask again, not block on BLMOVE
+if waiting then drained = 0 end
+-- pending is empty but copies are parked: the owner's BLMOVE wait ends with a claim call, which
+-- takes those whose slot freed without an outcome here (an expired lock, another pod's outcome)
+if groupMax > 0 and drained == 1 and held[1] == '' and redis.call('EXISTS', KEYS[10]) == 1 then
+  held = { 'parked', 0 }
 end
 
 for field, n in pairs(counts) do

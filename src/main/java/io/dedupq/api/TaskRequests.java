@@ -16,7 +16,7 @@ import java.util.Set;
 @ApplicationScoped
 public class TaskRequests {
 
-    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload", "timeout", "priority");
+    private static final Set<String> TASK_FIELDS = Set.of("id", "type", "payload", "timeout", "priority", "group");
 
     private final JsonBodies bodies;
     private final DedupqConfig config;
@@ -84,9 +84,14 @@ public class TaskRequests {
         if (priority != null && !priority.isNull() && !level) {
             errors.add(new FieldError(path + "priority", Priority.RULE));
         }
+        JsonNode group = node.get("group");
+        if (group != null && !group.isNull() && !group.isTextual()) {
+            errors.add(new FieldError(path + "group", "must be a string"));
+        }
         return new TaskSubmission(id != null && id.isTextual() ? id.textValue() : null,
                 type != null && type.isTextual() ? type.textValue() : null, node.get("payload"),
-                wholeTimeout ? timeout.longValue() : null, level ? priority.intValue() : null);
+                wholeTimeout ? timeout.longValue() : null, level ? priority.intValue() : null,
+                group != null && group.isTextual() ? group.textValue() : null);
     }
 
     private static void unknownFields(JsonNode node, Set<String> allowed, String path, List<FieldError> errors) {

@@ -387,5 +387,13 @@ public interface DedupqConfig {
             STRICT,
             WEIGHTED
         }
+
+        /**
+         * At most N tasks of one group (the envelope's {@code group}) run at once across all
+         * workers; copies of a full group wait aside while other groups flow. 0: no limit. Needs
+         * {@code partitions} = 1 (one group's tasks would spread over the partitions).
+         */
+        @WithDefault("0")
+        int groupConcurrency();
     }
 }

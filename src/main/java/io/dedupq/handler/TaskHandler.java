@@ -32,4 +32,16 @@ public interface TaskHandler<P> {
     default boolean blocking() {
         return true;
     }
+
+    /**
+     * The group of a task whose submission names none, for the queue's
+     * {@code group-concurrency}: at most that many tasks of one group run at once in the whole
+     * fleet (a payment handler returns the account id: one payment per account at a time).
+     * Called at enqueue with the bound payload; null (the default) for no group. Must follow the
+     * task-id rule (1-128 of {@code A-Z a-z 0-9 . _ : -}, starting with a letter or digit): a
+     * group that does not is refused as an invalid task, naming {@code group}.
+     */
+    default String group(P payload) {
+        return null;
+    }
 }

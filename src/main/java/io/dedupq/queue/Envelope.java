@@ -14,7 +14,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * of the task's enqueue span ({@code "traceparent"}, {@code "tracestate"}; see docs/operations.md),
  * and the task's own handler timeout in ms ({@code "timeout"}, absent when the queue's applies),
  * and {@code "priority"} ({@link Priority}) when it is not the default, so that a retry or a
- * requeued copy goes back to its level's list.
+ * requeued copy goes back to its level's list, and the task's {@code "group"} where it has one
+ * (group concurrency: claim.lua reads it).
  * Unknown fields are ignored; a missing attempt or enqueuedAt counts as 0, as claim.lua reads it;
  * a trace field that is not text, or a timeout that is not a whole number above 0, is ignored,
  * never a reason to fail the task; a priority that is not a level counts as the default, as the
@@ -26,7 +27,8 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
         @JsonInclude(JsonInclude.Include.NON_NULL) String traceparent,
         @JsonInclude(JsonInclude.Include.NON_NULL) String tracestate,
         @JsonInclude(JsonInclude.Include.NON_NULL) Long timeout,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Integer priority) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Integer priority,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String group) {
 
     /** The W3C trace context an envelope carries (tracestate may be null). */
     public record Trace(String traceparent, String tracestate) {
@@ -37,10 +39,11 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
             @JsonProperty("payload") JsonNode payload, @JsonProperty("attempt") Integer attempt,
             @JsonProperty("enqueuedAt") Long enqueuedAt, @JsonProperty("traceparent") JsonNode traceparent,
             @JsonProperty("tracestate") JsonNode tracestate, @JsonProperty("timeout") JsonNode timeout,
-            @JsonProperty("priority") JsonNode priority) {
+            @JsonProperty("priority") JsonNode priority, @JsonProperty("group") JsonNode group) {
         int level = Priority.of(priority);
         return new Envelope(id, type, payload, attempt == null ? 0 : attempt, enqueuedAt == null ? 0 : enqueuedAt,
-                text(traceparent), text(tracestate), millis(timeout), level == Priority.DEFAULT ? null : level);
+                text(traceparent), text(tracestate), millis(timeout), level == Priority.DEFAULT ? null : level,
+                text(group));
     }
 
     /**
@@ -50,7 +53,7 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
      * (ms) null when the queue's applies; the default {@code priority} is left out.
      */
     public static String firstAttemptJson(String id, String type, String payloadJson, long enqueuedAt, Trace trace,
-            Long timeout, int priority) {
+            Long timeout, int priority, String group) {
         StringBuilder json = new StringBuilder(payloadJson.length() + id.length() + type.length() + 72);
         JsonStringEncoder quote = JsonStringEncoder.getInstance();
         json.append("{\"id\":\"");
@@ -74,11 +77,15 @@ public record Envelope(String id, String type, JsonNode payload, int attempt, lo
         if (priority != Priority.DEFAULT) {
             json.append(",\"priority\":").append(priority);
         }
+        if (group != null) {
+            // a group is an id (TaskIds): nothing in it needs quoting
+            json.append(",\"group\":\"").append(group).append('"');
+        }
         return json.append('}').toString();
     }
 
     public Envelope nextAttempt() {
-        return new Envelope(id, type, payload, attempt + 1, enqueuedAt, traceparent, tracestate, timeout, priority);
+        return new Envelope(id, type, payload, attempt + 1, enqueuedAt, traceparent, tracestate, timeout, priority, group);
     }
 
     private static Long millis(JsonNode node) {

@@ -37,9 +37,14 @@ public class QueuePartitions {
             if (partitions < 1 || partitions > 1024) {
                 throw new IllegalStateException("dedupq.queues." + queue + ".partitions must be 1-1024, got " + partitions);
             }
-            if (partitions > 1 && config.queues().get(queue).rateLimit().isPresent()) {
-                throw new IllegalStateException("dedupq.queues." + queue + ".rate-limit needs partitions = 1, got "
-                        + partitions + ": each partition would enforce its own limit, multiplying it");
+            DedupqConfig.QueueConfig settings = config.queues().get(queue);
+            if (settings.groupConcurrency() < 0) {
+                throw new IllegalStateException("dedupq.queues." + queue + ".group-concurrency must be 0 (off) or more, got "
+                        + settings.groupConcurrency());
+            }
+            if (partitions > 1 && (settings.rateLimit().isPresent() || settings.groupConcurrency() > 0)) {
+                throw new IllegalStateException("dedupq.queues." + queue + ".rate-limit and group-concurrency need"
+                        + " partitions = 1, got " + partitions + ": each partition would enforce its own limit, multiplying it");
             }
             all.addAll(of(queue));
         }

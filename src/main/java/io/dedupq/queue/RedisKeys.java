@@ -79,6 +79,15 @@ public class RedisKeys {
         return base(partition) + "rate";
     }
 
+    /**
+     * The groups that have parked copies (group concurrency). claim.lua builds each group's own
+     * keys from {@link #base}: {@code group:<g>} (running executions, token -> id) and
+     * {@code parked:<g>} (copies waiting for a free slot of the group).
+     */
+    public String parkedGroups(Partition partition) {
+        return base(partition) + "parked";
+    }
+
     /** Workers that consume this partition, scored by last heartbeat (ms); same slot as its other keys. */
     public String workers(Partition partition) {
         return base(partition) + "workers";

@@ -254,9 +254,18 @@ public class TaskQueue {
                     + "; known types: " + String.join(", ", registry.types())));
             return;
         }
+        if (task.group() != null && !TaskIds.valid(task.group())) {
+            errors.add(new FieldError(path + "group", TaskIds.RULE));
+        }
         PayloadBinder.Bound<?> bound = binder.bind(task.payload(), handler.get().payloadType(), path + "payload");
         errors.addAll(bound.errors());
         if (errors.size() > before) {
+            return;
+        }
+        String group = task.group() != null ? task.group() : groupOf(handler.get(), bound.value());
+        if (group != null && !TaskIds.valid(group)) {
+            errors.add(new FieldError(path + "group", "the handler of " + task.type() + " made the group '" + group
+                    + "' of this payload, which breaks the rule: " + TaskIds.RULE));
             return;
         }
         try {
@@ -266,11 +275,17 @@ public class TaskQueue {
             // resubmission from another trace, with another timeout or more urgently, is the same task
             Envelope.Trace trace = spans == null ? null : spans.start(id, task.type(), queue);
             out.add(new Prepared(id, task.type(), queue, digest(task.type(), payload),
-                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace, task.timeout(), priority),
-                    priority));
+                    Envelope.firstAttemptJson(id, task.type(), payload, clock.millis(), trace, task.timeout(), priority,
+                            group), priority));
         } catch (JsonProcessingException e) {
             errors.add(new FieldError(path + "payload", "cannot be serialised"));
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String groupOf(TaskHandler<?> handler, Object payload) {
+        // the payload was bound to this handler's own payload type
+        return ((TaskHandler<Object>) handler).group(payload);
     }
 
     /** SHA-256 of type, a newline and the payload's JSON, in hex. */

@@ -35,17 +35,18 @@ public final class ClaimScript {
      * @param resultRetentionMillis  how long a finished task's hash stays (at most the window)
      * @param outcomes     finished executions to record
      * @param rate         the queue's rate limit, or null for none
+     * @param groupConcurrency most running executions per group, 0 for no limit
      * @param order        how the claim chooses between priority levels
      */
     public record Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
             long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes,
-            RateLimit rate, PriorityOrder order) {
+            RateLimit rate, int groupConcurrency, PriorityOrder order) {
 
-        /** A call for a queue without a rate limit that takes the highest priority level first. */
+        /** A call for a queue without a rate limit or group concurrency that takes the highest priority level first. */
         public Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
                 long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
             this(partition, worker, max, moved, lockTtlMillis, freshnessMillis, dedupWindowMillis, resultRetentionMillis,
-                    outcomes, null, PriorityOrder.STRICT);
+                    outcomes, null, 0, PriorityOrder.STRICT);
         }
 
         public ScriptCall script(RedisKeys keys) {
@@ -61,6 +62,7 @@ public final class ClaimScript {
             args.add(Long.toString(resultRetentionMillis));
             args.add(rate == null ? "0" : Integer.toString(rate.starts()));
             args.add(rate == null ? "0" : Long.toString(rate.window().toMillis()));
+            args.add(Integer.toString(groupConcurrency));
             args.add(order == PriorityOrder.WEIGHTED ? "weighted" : "strict");
             for (Outcome o : outcomes) {
                 args.add(o.claim().id());
@@ -79,7 +81,7 @@ public final class ClaimScript {
             return new ScriptCall(LuaScript.CLAIM,
                     List.of(keys.pending(partition), keys.processing(partition, worker), keys.fence(partition),
                             keys.stats(partition), keys.dead(partition), keys.workers(partition), keys.delayed(partition),
-                            keys.paused(partition), keys.rate(partition)),
+                            keys.paused(partition), keys.rate(partition), keys.parkedGroups(partition)),
                     args);
         }
     }
@@ -97,9 +99,12 @@ public final class ClaimScript {
     public record Dropped(String type, String reason) {
     }
 
-    /** Why claims are held: not at all, the queue is paused, or its rate window is full. */
+    /**
+     * Why claims are held: not at all, the queue is paused, or its rate window is full; or
+     * PARKED: not held, but pending ran empty while copies of full groups wait aside.
+     */
     public enum HeldBy {
-        NONE, PAUSED, RATE
+        NONE, PAUSED, RATE, PARKED
     }
 
     /**
@@ -116,6 +121,7 @@ public final class ClaimScript {
                 case "" -> HeldBy.NONE;
                 case "paused" -> HeldBy.PAUSED;
                 case "rate" -> HeldBy.RATE;
+                case "parked" -> HeldBy.PARKED;
                 default -> throw new IllegalStateException("claim.lua held claims for an unknown reason: " + reason);
             };
             return new Held(by, held.get(1).toLong());

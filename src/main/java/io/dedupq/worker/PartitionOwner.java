@@ -80,6 +80,8 @@ public final class PartitionOwner {
     private int claimsInFlight;
     private boolean blocking;
     private boolean drained;
+    /** Copies of full groups were parked at the last claim: a BLMOVE that brings nothing is followed by a claim call. */
+    private boolean parkedWaiting;
     /** A backoff or heartbeat wait is under way: nothing is sent until its timer fires. */
     private final Pause waiting = new Pause();
     /** Redis refused a claim for want of memory: outcomes go on alone until the backoff passes. */
@@ -245,7 +247,7 @@ public final class PartitionOwner {
         ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), claim, moved,
                 settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
                 settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group,
-                settings.rateLimit().orElse(null), settings.priorityOrder());
+                settings.rateLimit().orElse(null), settings.groupConcurrency(), settings.priorityOrder());
         with.loop().script(call.script(with.keys())).onComplete(sent -> {
             callsInFlight--;
             if (claim > 0) {
@@ -275,6 +277,10 @@ public final class PartitionOwner {
             release(group.get(i));
             with.runner().recorded(partition, group.get(i), reply.recorded().get(i));
         }
+        if (!reply.drained()) {
+            // also after outcomes alone: one freed a group's slot that a parked copy waits for
+            drained = false;
+        }
         if (claim == 0) {
             return;
         }
@@ -298,8 +304,9 @@ public final class PartitionOwner {
      * next, as BLMOVE would take a copy only to give it back.
      */
     private void hold(ClaimScript.Held held) {
+        parkedWaiting = held.by() == ClaimScript.HeldBy.PARKED;
         switch (held.by()) {
-            case NONE -> {
+            case NONE, PARKED -> {
                 return;
             }
             case PAUSED -> throttled.start(with.config().worker().blockTimeout());
@@ -390,7 +397,8 @@ public final class PartitionOwner {
             } else if (moved.result() == null || !claiming) {
                 // nothing came, or we are stopping: a copy it brought is requeued by the shutdown
                 free++;
-                drained = moved.result() == null;
+                // a group slot may have freed without an outcome here (an expired lock): claim.lua looks
+                drained = moved.result() == null && !parkedWaiting;
             } else {
                 drained = false;
                 int extra = Math.min(free, settings.batch() - 1);

@@ -18,12 +18,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Pause and rate limit across a fleet of three worker JVMs of the packaged service, one of
- * them SIGKILLed while the queue drains. The payment queue runs with rate-limit 10/1s. While
+ * Pause, rate limit and group concurrency across a fleet of three worker JVMs of the packaged
+ * service, one of them SIGKILLed while the queue drains. The payment queue runs with rate-limit
+ * 10/1s and group-concurrency 1, its payments in 6 groups. While
  * paused (POST /api/queues/payment/pause on one pod) none of the queued payments starts on any
- * worker; resumed, all of them run, and no window of 1 s holds more than 10 starts: counted
- * from the claim times claim.lua wrote on Redis's clock into each task's hash (startedAt), not
- * from logs.
+ * worker; resumed, all of them run, no window of 1 s holds more than 10 starts, and no two
+ * executions of one group overlap: counted from the claim and outcome times claim.lua wrote on
+ * Redis's clock into each task's hash (startedAt, finishedAt), not from logs.
  */
 class ClaimControlsIT {
 
@@ -31,13 +32,14 @@ class ClaimControlsIT {
     private static final int STARTS = 10;
     private static final long WINDOW_MS = 1000;
     private static final int TASKS = 60;
+    private static final int GROUPS = 6;
 
     private static RedisProcess redis;
     private static WorkerFleet fleet;
     private static RedisProbe probe;
 
     @Test
-    void pausedNothingStartsResumedNoWindowHoldsMoreThanTheLimitEvenWhenAWorkerIsKilled() throws Exception {
+    void pausedNothingStartsResumedNoWindowNorGroupExceedsItsLimitEvenWhenAWorkerIsKilled() throws Exception {
         Path run = DIR.resolve("run-" + System.currentTimeMillis());
         Files.createDirectories(run);
         redis = RedisProcess.start(run.resolve("redis"));
@@ -57,7 +59,7 @@ class ClaimControlsIT {
             // no such account: a quick permanent failure
             probe.lpush(RedisProbe.key("payment", "pending"), "{\"id\":\"" + id + "\",\"type\":\"payment\",\"payload\":"
                     + "{\"accountId\":\"nobody\",\"amount\":\"1.00\",\"currency\":\"EUR\",\"reference\":\"r\"},"
-                    + "\"attempt\":0,\"enqueuedAt\":1}");
+                    + "\"attempt\":0,\"enqueuedAt\":1,\"group\":\"acct-" + (i % GROUPS) + "\"}");
         }
         // a few claim cycles (block timeout 1 s) of three workers, each blocked on the empty queue when the pause came
         Thread.sleep(3_000);
@@ -77,6 +79,20 @@ class ClaimControlsIT {
             long span = starts.get(i + STARTS) - starts.get(i);
             assertTrue(span >= WINDOW_MS, (STARTS + 1) + " starts within " + span + " ms, from start " + i + ": " + starts);
         }
+        List<String> begun = startedAt(ids);
+        List<String> ended = probe.hgetAll(tasks(ids), "finishedAt");
+        for (int g = 0; g < GROUPS; g++) {
+            List<long[]> runs = new ArrayList<>();
+            for (int i = g; i < TASKS; i += GROUPS) {
+                runs.add(new long[] {Long.parseLong(begun.get(i)), Long.parseLong(ended.get(i))});
+            }
+            runs.sort((a, b) -> Long.compare(a[0], b[0]));
+            for (int i = 1; i < runs.size(); i++) {
+                assertTrue(runs.get(i)[0] >= runs.get(i - 1)[1], "group acct-" + g + ": a start at " + runs.get(i)[0]
+                        + " before the previous execution ended at " + runs.get(i - 1)[1]);
+            }
+        }
+        assertEquals(List.of(), probe.keys(RedisProbe.key("payment", "parked*")), "no copy is left parked");
         long reruns = probe.hgetAll(tasks(ids), "attempts").stream().filter(a -> !"1".equals(a)).count();
         System.out.println("claim controls: " + TASKS + " payments over " + (starts.get(starts.size() - 1) - starts.get(0))
                 + " ms of claim time, " + reruns + " started again after the kill");
@@ -86,6 +102,7 @@ class ClaimControlsIT {
     private static Map<String, String> limited() {
         Map<String, String> settings = new LinkedHashMap<>(WorkerFleet.queueSettings(List.of("payment")));
         settings.put("dedupq.queues.payment.rate-limit", STARTS + "/" + WINDOW_MS + "ms");
+        settings.put("dedupq.queues.payment.group-concurrency", "1");
         return settings;
     }
 

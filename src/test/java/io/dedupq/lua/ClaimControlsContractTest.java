@@ -20,6 +20,7 @@ import io.dedupq.worker.Claim;
 import io.dedupq.worker.ClaimScript;
 import io.dedupq.worker.Outcome;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -43,9 +44,13 @@ class ClaimControlsContractTest {
     private final long now = lab.serverMillis();
 
     private ClaimScript.Reply claim(int max, String moved, RateLimit rate, List<Outcome> outcomes) {
+        return claim(max, moved, rate, 0, outcomes);
+    }
+
+    private ClaimScript.Reply claim(int max, String moved, RateLimit rate, int groupConcurrency, List<Outcome> outcomes) {
         lab.call("ZADD", keys.workers(partition), now, WORKER);
         ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, TTL, FRESHNESS, WINDOW, WINDOW, outcomes,
-                rate, PriorityOrder.STRICT).script(keys);
+                rate, groupConcurrency, PriorityOrder.STRICT).script(keys);
         return ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
     }
 
@@ -58,6 +63,22 @@ class ClaimControlsContractTest {
         for (String envelope : envelopes) {
             lab.call("LPUSH", keys.pending(partition), envelope);
         }
+    }
+
+    private ClaimScript.Reply claimGrouped(int groupConcurrency, List<Outcome> outcomes) {
+        return claim(8, "", null, groupConcurrency, outcomes);
+    }
+
+    private static String grouped(String id, String group) {
+        return Envelopes.flaky(id, 0).replace("\"attempt\":0", "\"group\":\"" + group + "\",\"attempt\":0");
+    }
+
+    private static Outcome succeeded(Claim claim) {
+        return new Outcome(claim, "flaky", 0, TaskStatus.SUCCEEDED, "", "", 0, false);
+    }
+
+    private String parked(String group) {
+        return keys.base(partition) + "parked:" + group;
     }
 
     private static List<String> ids(ClaimScript.Reply reply) {
@@ -115,7 +136,7 @@ class ClaimControlsContractTest {
         pause();
 
         ClaimScript.Reply reply = claim(1, "", null,
-                List.of(new Outcome(running, "flaky", 0, TaskStatus.SUCCEEDED, "", "", 0, false)));
+                List.of(succeeded(running)));
 
         assertEquals(List.of(ClaimScript.Recorded.RECORDED), reply.recorded());
         assertEquals("succeeded", lab.hget(keys.task(partition, id), "status"), "a running task finishes");
@@ -195,5 +216,93 @@ class ClaimControlsContractTest {
         assertEquals(List.of(a), ids(reply));
         assertEquals(ClaimScript.HeldBy.NONE, reply.held().by());
         assertFalse(lab.exists(keys.rate(partition)));
+    }
+
+    @Test
+    void aFullGroupsCopyIsParkedWhileOtherGroupsFlow() {
+        String a1 = uniqueId("a1");
+        String a2 = uniqueId("a2");
+        String b1 = uniqueId("b1");
+        String c1 = uniqueId("c1");
+        pending(grouped(a1, "acc-A"), grouped(a2, "acc-A"), grouped(b1, "acc-B"), Envelopes.flaky(c1, 0));
+
+        ClaimScript.Reply reply = claimGrouped(1, List.of());
+
+        assertEquals(List.of(a1, b1, c1), ids(reply), "no head-of-line blocking: B and the ungrouped task run");
+        assertEquals(List.of(grouped(a2, "acc-A")), lab.lrange(parked("acc-A")), "the second of A waits aside");
+        assertEquals(List.of("acc-A"), lab.smembers(keys.parkedGroups(partition)));
+        assertNull(lab.hget(keys.task(partition, a2), "attempts"), "parked, not started: no attempt counted");
+        assertEquals("1", lab.hget(keys.stats(partition), "group_waiting"));
+        assertEquals(ClaimScript.HeldBy.PARKED, reply.held().by(), "pending is drained but a copy waits aside: look again");
+        assertEquals(a1, lab.hget(keys.base(partition) + "group:acc-A", reply.claims().get(0).token()),
+                "the running execution holds the group's slot");
+    }
+
+    @Test
+    void anOutcomeFreesTheSlotAndBringsTheNextParkedCopyBack() {
+        String a1 = uniqueId("a1");
+        String a2 = uniqueId("a2");
+        String a3 = uniqueId("a3");
+        pending(grouped(a1, "acc-A"), grouped(a2, "acc-A"), grouped(a3, "acc-A"));
+        Claim first = claimGrouped(1, List.of()).claims().get(0);
+
+        ClaimScript.Reply recorded = claimGrouped(1, List.of(succeeded(first)));
+
+        assertEquals(List.of(), recorded.claims(), "the call claims before it records: the slot was not free yet");
+        assertFalse(recorded.drained(), "pending is empty, but a parked copy may start now: the owner asks again, no BLMOVE");
+        assertFalse(lab.exists(keys.base(partition) + "group:acc-A"), "the finished execution left its group at once");
+        ClaimScript.Reply next = claimGrouped(1, List.of());
+        assertEquals(List.of(a2), ids(next), "one at a time, in their order");
+        assertEquals(List.of(grouped(a3, "acc-A")), lab.lrange(parked("acc-A")));
+        assertEquals("1", lab.hget(keys.stats(partition), "group_waiting"));
+        assertEquals(List.of(next.claims().get(0).token()), lab.hkeys(keys.base(partition) + "group:acc-A"),
+                "the finished execution left the group");
+
+        claimGrouped(1, List.of(succeeded(next.claims().get(0))));
+        assertEquals(List.of(a3), ids(claimGrouped(1, List.of())));
+        assertFalse(lab.exists(parked("acc-A")));
+        assertEquals(List.of(), lab.smembers(keys.parkedGroups(partition)), "no parked copies: the group leaves the index");
+        assertEquals("0", lab.hget(keys.stats(partition), "group_waiting"));
+    }
+
+    @Test
+    void anExpiredLockFreesItsSlotForAnyWorkersNextCall() {
+        String a1 = uniqueId("a1");
+        String a2 = uniqueId("a2");
+        pending(grouped(a1, "acc-A"), grouped(a2, "acc-A"));
+        claimGrouped(1, List.of());
+        assertEquals(List.of(), claimGrouped(1, List.of()).claims(), "the group is full");
+
+        // a crashed worker's lock runs out
+        lab.call("DEL", keys.lock(partition, a1));
+
+        assertEquals(List.of(a2), ids(claimGrouped(1, List.of())));
+    }
+
+    @Test
+    void noGroupEverHasMoreRunningThanItsLimit() {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(uniqueId("g" + i));
+            pending(grouped(ids.get(i), "busy"));
+        }
+
+        ClaimScript.Reply reply = claimGrouped(2, List.of());
+
+        assertEquals(ids.subList(0, 2), ids(reply));
+        assertEquals(3, lab.lrange(parked("busy")).size());
+        assertEquals(List.of(), claimGrouped(2, List.of()).claims(), "still two running");
+        assertEquals(3, lab.lrange(parked("busy")).size(), "a parked copy brought back to a full group is parked again");
+    }
+
+    @Test
+    void aGroupThatIsNoIdIsIgnoredAndWithoutALimitGroupsCostNothing() {
+        String odd = uniqueId("odd");
+        String a1 = uniqueId("a1");
+        String a2 = uniqueId("a2");
+        pending(grouped(odd, "no spaces allowed"), grouped(a1, "acc-A"), grouped(a2, "acc-A"));
+
+        assertEquals(List.of(odd, a1, a2), ids(claimGrouped(0, List.of())), "group-concurrency 0: no limit");
+        assertFalse(lab.exists(keys.base(partition) + "group:acc-A"), "and no group keys");
     }
 }

@@ -20,12 +20,12 @@ class EnvelopeTest {
 
     @Test
     void aTimeoutIsCarriedInMillisKeptByRetriesAndIgnoredWhenNotAWholeNumberAboveZero() throws Exception {
-        String first = Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, 30_000L, Priority.DEFAULT);
+        String first = Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, 30_000L, Priority.DEFAULT, null);
         Envelope read = mapper.readValue(first, Envelope.class);
 
         assertEquals(30_000L, read.timeout());
         assertEquals(30_000L, mapper.readValue(mapper.writeValueAsString(read.nextAttempt()), Envelope.class).timeout());
-        assertFalse(Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, null, Priority.DEFAULT).contains("timeout"),
+        assertFalse(Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, null, Priority.DEFAULT, null).contains("timeout"),
                 "absent when the queue's applies");
         for (String bad : new String[] {"\"5s\"", "0", "-3", "1.5", "true", "null"}) {
             assertNull(mapper.readValue("{\"id\":\"t-1\",\"type\":\"payment\",\"payload\":{},\"timeout\":" + bad + "}",
@@ -60,7 +60,7 @@ class EnvelopeTest {
 
         Envelope next = first.nextAttempt();
 
-        assertEquals(new Envelope("t-1", "payment", first.payload(), 1, 5, null, null, null, null), next);
+        assertEquals(new Envelope("t-1", "payment", first.payload(), 1, 5, null, null, null, null, null), next);
         assertEquals(next, mapper.readValue(mapper.writeValueAsString(next), Envelope.class), "written as it is read");
     }
 
@@ -69,9 +69,10 @@ class EnvelopeTest {
     void aFirstAttemptWrittenFromItsPayloadTextIsWhatTheMapperWrites(String type) throws Exception {
         JsonNode payload = mapper.readTree("{\"amount\":\"12.50\",\"n\":[1,2.5,null],\"s\":\"a\\\"b\"}");
 
-        assertEquals(mapper.writeValueAsString(new Envelope("t-1:x", type, payload, 0, 1_700_000_000_123L, null, null, null, null)),
+        assertEquals(mapper.writeValueAsString(new Envelope("t-1:x", type, payload, 0, 1_700_000_000_123L, null, null, null, null,
+                null)),
                 Envelope.firstAttemptJson("t-1:x", type, mapper.writeValueAsString(payload), 1_700_000_000_123L, null, null,
-                        Priority.DEFAULT));
+                        Priority.DEFAULT, null));
     }
 
     @Test
@@ -87,17 +88,17 @@ class EnvelopeTest {
         JsonNode payload = mapper.readTree("{\"a\":1}");
         Envelope.Trace trace = new Envelope.Trace(TRACEPARENT, "vendor=a\"b");
         String first = Envelope.firstAttemptJson("t-1", "payment", mapper.writeValueAsString(payload), 5, trace, null,
-                Priority.DEFAULT);
+                Priority.DEFAULT, null);
 
         Envelope read = mapper.readValue(first, Envelope.class);
 
-        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, "vendor=a\"b", null, null), read);
+        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, "vendor=a\"b", null, null, null), read);
         assertEquals(first, mapper.writeValueAsString(read), "written as the mapper writes it");
         assertEquals(TRACEPARENT, read.nextAttempt().traceparent());
         assertEquals("vendor=a\"b", read.nextAttempt().tracestate());
-        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, null, null, null),
+        assertEquals(new Envelope("t-1", "payment", payload, 0, 5, TRACEPARENT, null, null, null, null),
                 mapper.readValue(Envelope.firstAttemptJson("t-1", "payment", "{\"a\":1}", 5, new Envelope.Trace(TRACEPARENT, null),
-                        null, Priority.DEFAULT),
+                        null, Priority.DEFAULT, null),
                         Envelope.class), "no tracestate");
     }
 
@@ -114,14 +115,14 @@ class EnvelopeTest {
 
     @Test
     void aPriorityOtherThanTheDefaultIsWrittenReadAndKeptByTheNextAttempt() throws Exception {
-        String first = Envelope.firstAttemptJson("t-1", "payment", "{\"a\":1}", 5, null, null, 8);
+        String first = Envelope.firstAttemptJson("t-1", "payment", "{\"a\":1}", 5, null, null, 8, null);
 
         Envelope read = mapper.readValue(first, Envelope.class);
 
         assertEquals(8, read.priority());
         assertEquals(first, mapper.writeValueAsString(read), "written as the mapper writes it");
         assertEquals(8, read.nextAttempt().priority());
-        assertFalse(Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, null, Priority.DEFAULT).contains("priority"),
+        assertFalse(Envelope.firstAttemptJson("t-1", "payment", "{}", 5, null, null, Priority.DEFAULT, null).contains("priority"),
                 "the default level is left out");
     }
 

@@ -164,6 +164,14 @@ public final class ScriptLab {
         return score == null ? null : score.toDouble();
     }
 
+    public List<String> smembers(String key) {
+        return texts(call("SMEMBERS", key));
+    }
+
+    public List<String> hkeys(String key) {
+        return texts(call("HKEYS", key));
+    }
+
     public List<String> zrange(String key) {
         return texts(call("ZRANGE", key, 0, -1));
     }

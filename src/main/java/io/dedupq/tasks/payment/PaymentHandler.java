@@ -34,6 +34,12 @@ public class PaymentHandler implements TaskHandler<PaymentPayload> {
         return PaymentPayload.class;
     }
 
+    /** One payment per account at a time where the payment queue sets group-concurrency=1. */
+    @Override
+    public String group(PaymentPayload payment) {
+        return payment.accountId();
+    }
+
     @Override
     public Object handle(PaymentPayload payment, ExecutionContext ctx) {
         Ledger.Debit debit = ledger.debit(payment.accountId(), ctx.taskId(), payment.amount(), payment.currency(),
