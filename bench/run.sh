@@ -12,7 +12,7 @@
 #   SECTIONS="matrix" CONCURRENCIES="16" JOBS=5000 bench/run.sh   # a quick look
 #
 # Knobs (environment): JOBS=50000 DUP_RATIO=0.2 SEED=42 WARMUP=200000 LAT_PROBES=200 REPEATS=1
-# CONCURRENCIES="1 16 64" SECTIONS="matrix overlap dedupoff sql scaling wrk startup ceiling memory"
+# CONCURRENCIES="1 16 64" SECTIONS="matrix overlap dedupoff controls sql scaling wrk startup ceiling memory"
 # BULLMQ_VARIANTS="dedup-option dedup-jobid" (add "plain" for BullMQ without dedup)
 # HANDLERS="loop threads" (the no-op handler on the event loop and/or on handler threads)
 # WAIT_IDLE_PCT=0 WAIT_IDLE_MAX_S=60 (before each cell wait until the host is that idle)
@@ -40,7 +40,7 @@ build_variant() {
   ./mvnw -B -q -f target/it/bench/app/pom.xml -P"$1" -DskipTests package -Dmaven.repo.local=target/local-repo \
     -Dmaven.repo.local.tail="$(./mvnw -B -q help:evaluate -Dexpression=settings.localRepository -DforceStdout)"
 }
-SECTIONS=${SECTIONS:-matrix overlap dedupoff sql scaling wrk startup ceiling memory}
+SECTIONS=${SECTIONS:-matrix overlap dedupoff controls sql scaling wrk startup ceiling memory}
 export SECTIONS
 if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f $APP/quarkus-app/quarkus-run.jar ]; then
   echo "building the framework jar, bench/app and its dedup-off build, and the load generator ..." >&2

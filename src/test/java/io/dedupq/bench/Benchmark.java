@@ -61,8 +61,8 @@ public final class Benchmark {
     }
 
     private void runAll(RedisProcess redisProcess) throws IOException {
-        List<String> sections = List.of(env.getOrDefault("SECTIONS", "matrix overlap dedupoff sql scaling wrk startup ceiling memory")
-                .trim().split("\\s+"));
+        List<String> sections = List.of(env.getOrDefault("SECTIONS",
+                "matrix overlap dedupoff controls sql scaling wrk startup ceiling memory").trim().split("\\s+"));
         int repeats = Integer.parseInt(env.getOrDefault("REPEATS", "1"));
         int[] concurrencies = Arrays.stream(env.getOrDefault("CONCURRENCIES", "1 16 64").trim().split("\\s+"))
                 .mapToInt(Integer::parseInt).toArray();
@@ -128,6 +128,12 @@ public final class Benchmark {
                     for (DedupqCell cells : dedupq.withAndWithoutDedup()) {
                         cell("dedupoff", rep, idlePct, idleMax, () -> List.of(marked(cells.run(Producer.Mode.LPUSH, 16, 1,
                                 false, tag(cells.variant(Producer.Mode.LPUSH), 16, 1, false)), "dedupoff")));
+                    }
+                }
+                if (sections.contains("controls")) {
+                    for (DedupqCell cells : dedupq.withControls()) {
+                        cell("controls", rep, idlePct, idleMax, () -> List.of(marked(cells.run(Producer.Mode.LPUSH, 16, 1,
+                                false, tag(cells.variant(Producer.Mode.LPUSH), 16, 1, false)), "controls")));
                     }
                 }
                 if (sections.contains("sql")) {

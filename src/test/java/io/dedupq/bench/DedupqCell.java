@@ -41,6 +41,8 @@ public final class DedupqCell {
     static final Set<String> SCRIPT_COMMANDS = scriptCommands();
     /** Most tasks of an sql cell: a few seconds of PostgreSQL transactions are enough to compare two handlers. */
     private static final int SQL_JOBS = 20_000;
+    /** Groups of the {@code -groups} cell of {@link #withControls}. */
+    private static final int CONTROL_GROUPS = 1000;
 
     private final BenchSettings settings;
     private final BenchRedis redis;
@@ -50,23 +52,26 @@ public final class DedupqCell {
     private final String suffix;
     /** Worker settings that make this cell what its suffix says. */
     private final Map<String, String> workerSettings;
+    /** The workload's tasks fall into this many groups (the producer names each task's); 0: none. */
+    private final int groups;
 
     /**
      * The API pods for HTTP mode (0 when only LPUSH is measured): {@code stagingApiPort} routes
      * {@code noop} tasks to the staging queue, {@code directApiPort} to the measured one.
      */
     public DedupqCell(BenchSettings settings, BenchRedis redis, int stagingApiPort, int directApiPort) {
-        this(settings, redis, stagingApiPort, directApiPort, "", Map.of());
+        this(settings, redis, stagingApiPort, directApiPort, "", Map.of(), 0);
     }
 
     private DedupqCell(BenchSettings settings, BenchRedis redis, int stagingApiPort, int directApiPort, String suffix,
-            Map<String, String> workerSettings) {
+            Map<String, String> workerSettings, int groups) {
         this.settings = settings;
         this.redis = redis;
         this.stagingApiPort = stagingApiPort;
         this.directApiPort = directApiPort;
         this.suffix = suffix;
         this.workerSettings = workerSettings;
+        this.groups = groups;
     }
 
     /** The cell's name in the report: {@code http}, {@code lpush}, with this cell's suffix. */
@@ -93,13 +98,33 @@ public final class DedupqCell {
     }
 
     /**
+     * What the queue's controls cost the hot path, on a workload without duplicates: this cell as
+     * it is ({@code ""}), with a rate limit far above the rate reached ({@code -rate}: every start
+     * is logged and the log trimmed, none is held), and with group concurrency 1 over
+     * {@value #CONTROL_GROUPS} groups ({@code -groups}: every claim checks its task's group, and
+     * copies of a group that is running wait parked).
+     */
+    public List<DedupqCell> withControls() {
+        BenchSettings unique = settings.withDupRatio(0);
+        String queue = "dedupq.queues." + QUEUE;
+        return List.of(with(unique, "", Map.of()), with(unique, "-rate", Map.of(queue + ".rate-limit", "1000000/1s")),
+                with(unique, "-groups", Map.of(queue + ".group-concurrency", "1"), CONTROL_GROUPS));
+    }
+
+    /**
      * This cell on {@code runSettings}, its variant names extended by {@code more}, its workers
      * given {@code moreSettings} on top of its own.
      */
     private DedupqCell with(BenchSettings runSettings, String more, Map<String, String> moreSettings) {
+        return with(runSettings, more, moreSettings, groups);
+    }
+
+    /** As {@link #with(BenchSettings, String, Map)}, the workload's tasks in {@code taskGroups} groups. */
+    private DedupqCell with(BenchSettings runSettings, String more, Map<String, String> moreSettings, int taskGroups) {
         Map<String, String> merged = new HashMap<>(workerSettings);
         merged.putAll(moreSettings);
-        return new DedupqCell(runSettings, redis, stagingApiPort, directApiPort, suffix + more, Map.copyOf(merged));
+        return new DedupqCell(runSettings, redis, stagingApiPort, directApiPort, suffix + more, Map.copyOf(merged),
+                taskGroups);
     }
 
     /**
@@ -137,7 +162,7 @@ public final class DedupqCell {
         Workload work = Workload.generate(settings.jobs(), settings.dupRatio(), settings.seed());
         redis.send(Command.FLUSHALL);
         Producer producer = new Producer(mode, redis, overlap ? BASE + "pending" : STAGING_PENDING,
-                overlap ? directApiPort : stagingApiPort);
+                overlap ? directApiPort : stagingApiPort, groups);
         List<AppJvm> workers = new ArrayList<>();
         try {
             startWorkers(workers, workerCount, concurrency, tag);
@@ -173,7 +198,7 @@ public final class DedupqCell {
             Evidence evidence = evidence(work, chunkStartedAt);
             redis.send(Command.DEL, BASE + "bench-runs"); // counted; what arrives from now on is new
             long dropped = stats().get("skipped") - before.get("skipped");
-            double[] pickup = probes(new Producer(mode, redis, BASE + "pending", directApiPort));
+            double[] pickup = probes(new Producer(mode, redis, BASE + "pending", directApiPort, groups));
             long lateRuns = (long) pickup[2];
             long dedupUsec = DEDUP_COMMANDS.stream().mapToLong(c -> commandStats.getOrDefault(c, new long[2])[1]).sum();
             long allUsec = redisUsec(commandStats);

@@ -41,10 +41,18 @@ public final class Producer {
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI batchUri;
     private final URI singleUri;
+    /** With more than 0, task {@code lid} belongs to group {@code g<lid % groups>}; 0: no groups. */
+    private final int groups;
     private int retries;
 
     /** {@code apiPort} is used in HTTP mode only. */
     public Producer(Mode mode, BenchRedis redis, String pendingKey, int apiPort) {
+        this(mode, redis, pendingKey, apiPort, 0);
+    }
+
+    /** As {@link #Producer(Mode, BenchRedis, String, int)}, every task in one of {@code groups} groups. */
+    public Producer(Mode mode, BenchRedis redis, String pendingKey, int apiPort, int groups) {
+        this.groups = groups;
         this.mode = mode;
         this.redis = redis;
         this.pendingKey = pendingKey;
@@ -88,14 +96,19 @@ public final class Producer {
         }
     }
 
-    private static String task(String id, int lid) {
-        return "{\"id\":\"" + id + "\",\"type\":\"noop\",\"payload\":{\"lid\":" + lid + "}}";
+    private String task(String id, int lid) {
+        return "{\"id\":\"" + id + "\",\"type\":\"noop\",\"payload\":{\"lid\":" + lid + "}" + group(lid) + "}";
     }
 
     /** The envelope as README documents it for producers that push to Redis themselves. */
-    private static String envelope(String id, int lid, long now) {
+    private String envelope(String id, int lid, long now) {
         return "{\"id\":\"" + id + "\",\"type\":\"noop\",\"payload\":{\"lid\":" + lid + "},\"attempt\":0,\"enqueuedAt\":"
-                + now + "}";
+                + now + group(lid) + "}";
+    }
+
+    /** The task's group field, with its leading comma, or nothing. */
+    private String group(int lid) {
+        return groups == 0 ? "" : ",\"group\":\"g" + lid % groups + "\"";
     }
 
     /** 503 answers (Redis slow to answer the API) that were retried with the same ids. */

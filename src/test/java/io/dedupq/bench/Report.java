@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /** Markdown tables of one benchmark run; cells are median (min–max) over the repeats. */
@@ -102,28 +103,61 @@ public final class Report {
 
     /** The same LPUSH cell, on a workload without duplicates, with deduplication on and off in claim.lua. */
     public Report dedupOff() {
-        line("| claim.lua | conc | n | processing tasks/s | executions | ids run >1× | Redis µs per task (commandstats, "
-                + "each script once) | Redis CPU µs per task (process) | EVALSHA calls per task | app CPU % | redis CPU % "
-                + "| foreign CPU % |");
-        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        List<List<CellResult>> pair = cells.values().stream().filter(g -> g.get(0).section().equals("dedupoff"))
-                .sorted((a, b) -> Boolean.compare(DedupqCell.dedupOff(a.get(0)), DedupqCell.dedupOff(b.get(0)))).toList();
-        for (List<CellResult> g : pair) {
-            CellResult r = g.get(0);
-            line("| " + (DedupqCell.dedupOff(r) ? "dedup off (no done check, no lock)" : "dedup on") + " | "
-                    + r.concurrency() + " | " + g.size() + " | " + cell(g, CellResult::processingRate) + " | "
-                    + sum(g, CellResult::executions) + " | " + sum(g, CellResult::idsRunTwice) + " | "
-                    + cell(g, CellResult::redisUsecPerTask) + " | " + cell(g, Report::redisCpuUsPerTask) + " | "
-                    + cell(g, x -> x.extra().getOrDefault("evalsha_per_task", Double.NaN)) + " | "
-                    + cell(g, CellResult::appCpuPct) + " | " + cell(g, CellResult::redisCpuPct) + " | "
-                    + cell(g, CellResult::foreignCpuPct) + " |");
-        }
+        List<List<CellResult>> pair = variants("dedupoff", "claim.lua",
+                r -> DedupqCell.dedupOff(r) ? "dedup off (no done check, no lock)" : "dedup on");
         if (pair.size() == 2) {
             line("");
             line("dedup on ÷ dedup off, processing rate (median): " + ratio(pair.get(0), pair.get(1),
                     CellResult::processingRate));
         }
         return this;
+    }
+
+    /** The same LPUSH cell, on a workload without duplicates, without the queue's controls and with each one. */
+    public Report controls() {
+        List<List<CellResult>> cellsOf = variants("controls", "queue's controls", Report::controlLabel);
+        if (!cellsOf.isEmpty() && controlLabel(cellsOf.get(0).get(0)).equals("none")) {
+            line("");
+            for (List<CellResult> g : cellsOf.subList(1, cellsOf.size())) {
+                line("- " + controlLabel(g.get(0)) + " ÷ none, processing rate (median): "
+                        + ratio(g, cellsOf.get(0), CellResult::processingRate) + "; Redis µs per task: "
+                        + ratio(g, cellsOf.get(0), CellResult::redisUsecPerTask));
+            }
+        }
+        return this;
+    }
+
+    private static String controlLabel(CellResult r) {
+        return switch (r.variant()) {
+            case "lpush" -> "none";
+            case "lpush-rate" -> "rate-limit 1000000/1s (never reached)";
+            case "lpush-groups" -> "group-concurrency 1, 1000 groups";
+            default -> r.variant();
+        };
+    }
+
+    /**
+     * One row per cell of {@code section} in the order they ran, labelled by {@code label} in a
+     * first column named {@code what}: rate, evidence of single execution, Redis and CPU cost.
+     * Returns the cells' groups in that order.
+     */
+    private List<List<CellResult>> variants(String section, String what, Function<CellResult, String> label) {
+        line("| " + what + " | conc | n | processing tasks/s | executions | ids run >1× | Redis µs per task (commandstats, "
+                + "each script once) | Redis CPU µs per task (process) | EVALSHA calls per task | app CPU % | redis CPU % "
+                + "| foreign CPU % |");
+        line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        List<List<CellResult>> ran = cells.values().stream().filter(g -> g.get(0).section().equals(section)).toList();
+        for (List<CellResult> g : ran) {
+            CellResult r = g.get(0);
+            line("| " + label.apply(r) + " | " + r.concurrency() + " | " + g.size() + " | "
+                    + cell(g, CellResult::processingRate) + " | " + sum(g, CellResult::executions) + " | "
+                    + sum(g, CellResult::idsRunTwice) + " | " + cell(g, CellResult::redisUsecPerTask) + " | "
+                    + cell(g, Report::redisCpuUsPerTask) + " | "
+                    + cell(g, x -> x.extra().getOrDefault("evalsha_per_task", Double.NaN)) + " | "
+                    + cell(g, CellResult::appCpuPct) + " | " + cell(g, CellResult::redisCpuPct) + " | "
+                    + cell(g, CellResult::foreignCpuPct) + " |");
+        }
+        return ran;
     }
 
     /**

@@ -64,6 +64,15 @@ public final class ReportPage {
                     + "would run).\n");
             r.dedupOff().line("");
         }
+        if (sections.contains("controls")) {
+            r.line("### What the queue's controls cost (LPUSH, no duplicates in the workload, concurrency 16, the no-op "
+                    + "handler on the event loop)\n");
+            r.line("The same " + settings.jobs() + " unique tasks through one worker, its queue without controls, with a "
+                    + "rate limit it never reaches (each start logged in the sliding window, none held back), and with "
+                    + "group concurrency 1 over 1000 groups (the producer names each task's group; a copy whose group "
+                    + "is running waits parked).\n");
+            r.controls().line("");
+        }
         if (sections.contains("sql")) {
             r.line("### A handler that writes one SQL row (PostgreSQL 15, LPUSH, no duplicates, concurrency 16, handler "
                     + "threads)\n");
