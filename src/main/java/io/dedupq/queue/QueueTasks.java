@@ -1,6 +1,5 @@
 package io.dedupq.queue;
 
-import io.dedupq.worker.RunningTasks;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;

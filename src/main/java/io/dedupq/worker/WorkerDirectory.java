@@ -4,6 +4,7 @@ import io.dedupq.config.DedupqConfig;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisGuard;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.RunningTasks;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;

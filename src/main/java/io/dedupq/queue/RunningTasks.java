@@ -1,12 +1,5 @@
-package io.dedupq.worker;
+package io.dedupq.queue;
 
-import io.dedupq.queue.KeyedCommand;
-import io.dedupq.queue.ListedTask;
-import io.dedupq.queue.Partition;
-import io.dedupq.queue.QueuePartitions;
-import io.dedupq.queue.RedisCalls;
-import io.dedupq.queue.RedisKeys;
-import io.dedupq.queue.TaskCopies;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
