@@ -24,10 +24,11 @@
   KEYS[5] stats hash          {p:Q}:stats
   KEYS[6] lock                {p:Q}:lock:<id>
   ARGV[1] task id
-  ARGV[2] now (ms)
-  ARGV[3] dedup window (ms)
-  ARGV[4] result retention (ms, at most the window)
-  ARGV[5] cancel channel      <prefix>:cancel (not a key: PUBLISH reaches every node's subscribers)
+  ARGV[2] dedup window (ms)
+  ARGV[3] result retention (ms, at most the window)
+  ARGV[4] cancel channel      <prefix>:cancel (not a key: PUBLISH reaches every node's subscribers)
+
+  finishedAt is the server's time (TIME), as claim.lua writes it for every other outcome.
 
   Returns {code, status}: {1, "cancelled"} cancelled; {0, ""} no such task;
   {-1, <status>} not cancellable in that status (already terminal).
@@ -53,16 +54,18 @@ for _, raw in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
   if copyOf(raw) then redis.call('ZREM', KEYS[4], raw) end
 end
 
-redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', ARGV[2])
+local time = redis.call('TIME')
+redis.call('HSET', KEYS[1], 'status', 'cancelled',
+  'finishedAt', string.format('%d', time[1] * 1000 + math.floor(time[2] / 1000)))
 redis.call('HDEL', KEYS[1], 'nextAttemptAt')
 if status == 'running' and token then
   redis.call('HSET', KEYS[1], 'cancelledBy', token)
   redis.call('HDEL', KEYS[1], 'token')
   if redis.call('GET', KEYS[6]) == token then redis.call('DEL', KEYS[6]) end
-  redis.call('PUBLISH', ARGV[5], cjson.encode({ id = id, token = token }))
+  redis.call('PUBLISH', ARGV[4], cjson.encode({ id = id, token = token }))
 end
 -- 4 is cancelled among the done markers' outcome codes (claim.lua says why they are numbers)
-redis.call('SET', KEYS[2], '4', 'PX', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('SET', KEYS[2], '4', 'PX', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('HINCRBY', KEYS[5], 'cancelled', 1)
 return { 1, 'cancelled' }

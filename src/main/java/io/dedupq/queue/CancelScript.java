@@ -13,20 +13,19 @@ public final class CancelScript {
     }
 
     /**
-     * Cancels task {@code id} of {@code partition} if it is waiting or running.
+     * Cancels task {@code id} of {@code partition} if it is waiting or running; its finishedAt is
+     * Redis's time.
      *
-     * @param nowMillis             written as the task's finishedAt
      * @param dedupWindowMillis     how long the done marker stays
      * @param resultRetentionMillis how long the task hash stays (at most the window)
      */
-    public record Call(Partition partition, String id, long nowMillis, long dedupWindowMillis,
-            long resultRetentionMillis) {
+    public record Call(Partition partition, String id, long dedupWindowMillis, long resultRetentionMillis) {
 
         public ScriptCall script(RedisKeys keys) {
             return new ScriptCall(LuaScript.CANCEL,
                     List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition),
                             keys.delayed(partition), keys.stats(partition), keys.lock(partition, id)),
-                    List.of(id, Long.toString(nowMillis), Long.toString(dedupWindowMillis),
+                    List.of(id, Long.toString(dedupWindowMillis),
                             Long.toString(resultRetentionMillis), keys.cancelChannel()));
         }
     }

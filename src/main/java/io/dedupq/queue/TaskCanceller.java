@@ -3,7 +3,6 @@ package io.dedupq.queue;
 import io.dedupq.config.DedupqConfig;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.time.Clock;
 import java.util.Optional;
 
 /**
@@ -22,16 +21,14 @@ public class TaskCanceller {
     private final RedisKeys keys;
     private final QueuePartitions partitions;
     private final DedupqConfig config;
-    private final Clock clock;
 
     public TaskCanceller(QueueStore store, RedisCalls redis, RedisKeys keys, QueuePartitions partitions,
-            DedupqConfig config, Clock clock) {
+            DedupqConfig config) {
         this.store = store;
         this.redis = redis;
         this.keys = keys;
         this.partitions = partitions;
         this.config = config;
-        this.clock = clock;
     }
 
     /** Empty when no queue knows the id. */
@@ -44,7 +41,7 @@ public class TaskCanceller {
         String queue = task.get().queue();
         Partition partition = partitions.forTask(queue, id);
         DedupqConfig.QueueConfig settings = config.queues().get(queue);
-        CancelScript.Call call = new CancelScript.Call(partition, id, clock.millis(), settings.dedupWindow().toMillis(),
+        CancelScript.Call call = new CancelScript.Call(partition, id, settings.dedupWindow().toMillis(),
                 DedupqConfig.QueueConfig.retention(settings).toMillis());
         StatusReply<CancelScript.Answer> reply = CancelScript.read(redis.script(call.script(keys)));
         if (reply.answer() != CancelScript.Answer.NO_TASK) {

@@ -187,8 +187,8 @@ class CompleteContractTest {
 
     /** cancel.lua on the running task, as POST /api/tasks/{id}/cancel sends it. */
     private void cancelWhileRunning(String id) {
-        CancelScript.Answer answer = CancelScript.read(lab.eval(new CancelScript.Call(partition, id, lab.serverMillis(),
-                WINDOW, RETENTION).script(keys))).answer();
+        CancelScript.Answer answer = CancelScript.read(lab.eval(new CancelScript.Call(partition, id, WINDOW,
+                RETENTION).script(keys))).answer();
         assertEquals(CancelScript.Answer.CANCELLED, answer);
     }
 

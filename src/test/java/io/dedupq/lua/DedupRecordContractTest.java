@@ -130,7 +130,7 @@ class DedupRecordContractTest {
         pipeline.enqueue(List.of(id), "d1");
 
         StatusReply<CancelScript.Answer> reply = CancelScript.read(
-                lab.eval(new CancelScript.Call(partition, id, 1_700_000_000_000L, WINDOW, 50).script(keys)));
+                lab.eval(new CancelScript.Call(partition, id, WINDOW, 50).script(keys)));
         assertEquals(new StatusReply<>(CancelScript.Answer.CANCELLED, "cancelled"), reply);
         awaitHashGone(id);
 

@@ -214,7 +214,7 @@ class PriorityContractTest {
     void cancelTakesTheCopyOffItsLevelsList() {
         List<String> ids = enqueue(3, 3);
 
-        lab.eval(new CancelScript.Call(partition, ids.get(0), 1_700_000_000_000L, WINDOW, WINDOW).script(keys));
+        lab.eval(new CancelScript.Call(partition, ids.get(0), WINDOW, WINDOW).script(keys));
 
         assertEquals(List.of(ids.get(1)), ids(keys.pending(partition, 3)));
     }
