@@ -41,7 +41,8 @@ import org.jboss.logging.Logger;
 public class OutboxRelay {
 
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
-    private static final String SELECT = "SELECT seq, task_id, type, payload FROM dedupq_outbox ORDER BY seq LIMIT ? "
+    private static final String SELECT = "SELECT seq, task_id, type, payload, priority, task_group, timeout_ms "
+            + "FROM dedupq_outbox ORDER BY seq LIMIT ? "
             + "FOR UPDATE SKIP LOCKED";
     private static final String DELETE = "DELETE FROM dedupq_outbox WHERE seq = ANY (?)";
 
@@ -129,7 +130,8 @@ public class OutboxRelay {
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     seqs.add(rows.getLong(1));
-                    submissions.add(new TaskSubmission(rows.getString(2), rows.getString(3), tree(rows.getString(4))));
+                    submissions.add(new TaskSubmission(rows.getString(2), rows.getString(3), tree(rows.getString(4)),
+                            rows.getObject(7, Long.class), rows.getObject(5, Integer.class), rows.getString(6)));
                 }
             }
         }

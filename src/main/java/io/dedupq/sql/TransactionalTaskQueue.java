@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,7 +26,8 @@ import java.util.List;
 @ApplicationScoped
 public class TransactionalTaskQueue {
 
-    private static final String INSERT = "INSERT INTO dedupq_outbox (task_id, type, payload) VALUES (?, ?, ?)";
+    private static final String INSERT = "INSERT INTO dedupq_outbox (task_id, type, payload, priority, task_group, "
+            + "timeout_ms) VALUES (?, ?, ?, ?, ?, ?)";
 
     private final TaskQueue tasks;
     private final ObjectMapper mapper;
@@ -46,7 +48,8 @@ public class TransactionalTaskQueue {
 
     /**
      * Validates every task first ({@link io.dedupq.queue.InvalidTaskException}, nothing written),
-     * then writes them on {@code connection}; returns their ids in order.
+     * then writes them on {@code connection}; returns their ids in order. Each keeps its own
+     * priority, group and timeout, as {@link TaskQueue#enqueueAll} would.
      */
     public List<String> enqueueAllInTransaction(Connection connection, List<TaskSubmission> submissions) throws SQLException {
         List<TaskQueue.Prepared> prepared = tasks.prepareAll(submissions);
@@ -55,7 +58,11 @@ public class TransactionalTaskQueue {
             for (int i = 0; i < prepared.size(); i++) {
                 insert.setString(1, prepared.get(i).id());
                 insert.setString(2, prepared.get(i).type());
-                insert.setString(3, json(submissions.get(i).payload()));
+                TaskSubmission submission = submissions.get(i);
+                insert.setString(3, json(submission.payload()));
+                insert.setObject(4, submission.priority(), Types.SMALLINT);
+                insert.setString(5, submission.group());
+                insert.setObject(6, submission.timeout(), Types.BIGINT);
                 insert.addBatch();
                 ids.add(prepared.get(i).id());
             }

@@ -8,13 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.dedupq.queue.InvalidTaskException;
 import io.dedupq.queue.TaskQueue;
+import io.dedupq.queue.TaskSubmission;
 import io.dedupq.support.PostgresTestResource;
 import io.dedupq.support.SqlProfile;
 import io.dedupq.support.SqlSchema;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -93,6 +96,35 @@ class TransactionalOutboxTest {
         awaitStatus(id, "succeeded");
         awaitEmptyOutbox();
         assertEquals(1, SqlSchema.count("effects", id));
+    }
+
+    @Test
+    void aTaskKeepsItsPriorityGroupAndTimeoutThroughTheOutbox() throws Exception {
+        String id = uniqueId("controls");
+        // paused, the relayed copy waits in pending where its envelope can be listed
+        tasks.pause(TYPE);
+        try {
+            try (Connection connection = PostgresTestResource.postgres().connect()) {
+                connection.setAutoCommit(false);
+                outbox.enqueueAllInTransaction(connection, List.of(new TaskSubmission(id, TYPE,
+                        JsonNodeFactory.instance.objectNode().put("sleepMs", 10_000)).withPriority(8).withGroup("acct-7")
+                        .withTimeout(200L)));
+                connection.commit();
+            }
+            await().atMost(Duration.ofSeconds(20)).until(() -> tasks.status(id).isPresent());
+            JsonPath waiting = given().get("/api/queues/" + TYPE + "/tasks?state=waiting").then().statusCode(200)
+                    .extract().jsonPath();
+            assertEquals(id, waiting.getString("tasks[0].id"));
+            assertEquals(8, waiting.getInt("tasks[0].priority"));
+            assertEquals("acct-7", waiting.getString("tasks[0].group"));
+        } finally {
+            tasks.resume(TYPE);
+        }
+        // the handler sleeps 10 s: only the task's own 200 ms ends its attempt
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertEquals("timed out after 200 ms",
+                given().get("/api/tasks/" + id).jsonPath().getString("lastError")));
+        assertEquals(0, SqlSchema.count("effects", id));
+        tasks.cancel(id);
     }
 
     @Test
