@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToLongFunction;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * Counts for one queue. The first four are current sizes; the rest are totals since the
@@ -27,6 +28,9 @@ import java.util.function.ToLongFunction;
  * @param rateLimited       claim calls the queue's rate limit cut short, its window being full
  * @param waitingByPriority tasks in pending per priority level that has any, highest first (they sum to pending)
  * @param groupWaiting      copies parked because their group had group-concurrency tasks running (a current size)
+ * @param waitingGroups     groups that have parked copies (a current size)
+ * @param rateWindowStarts  tasks started in the rate limit's window that ends now, by Redis's clock (a current size)
+ * @param controls          the limits the queue runs under, in the answering pod's configuration
  * @param partitions        a partitioned queue's counts per partition (its own counts are their sums); empty otherwise
  */
 @RegisterForReflection
@@ -35,6 +39,12 @@ public record QueueStats(String queue, long pending, long processing, long delay
         long duplicatesSkipped, long skippedDone, long skippedLocked, long skippedStale,
         long duplicatesRejected, long lostLocks, long cancelled, long revived, long discarded,
         boolean paused, long rateLimited, long groupWaiting, Map<Integer, Long> waitingByPriority,
+        @Schema(description = "groups that have copies parked (waiting for a free slot of their group) now")
+        long waitingGroups,
+        @Schema(description = "tasks started in the rate limit's window that ends now (Redis's clock); 0 without "
+                + "a rate limit. Next to controls.rateLimit it says how much of the limit is used")
+        long rateWindowStarts,
+        QueueControls controls,
         List<QueueStats> partitions) {
 
     /** The counts of a partitioned queue: the sums over its partitions, which are listed too. */
@@ -48,7 +58,8 @@ public record QueueStats(String queue, long pending, long processing, long delay
                 sum(parts, QueueStats::duplicatesRejected), sum(parts, QueueStats::lostLocks),
                 sum(parts, QueueStats::cancelled), sum(parts, QueueStats::revived), sum(parts, QueueStats::discarded),
                 parts.stream().anyMatch(QueueStats::paused), sum(parts, QueueStats::rateLimited),
-                sum(parts, QueueStats::groupWaiting), waitingByPriority(parts), parts);
+                sum(parts, QueueStats::groupWaiting), waitingByPriority(parts), sum(parts, QueueStats::waitingGroups),
+                sum(parts, QueueStats::rateWindowStarts), parts.get(0).controls(), parts);
     }
 
     private static Map<Integer, Long> waitingByPriority(List<QueueStats> parts) {

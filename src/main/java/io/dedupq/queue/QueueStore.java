@@ -9,6 +9,7 @@ import io.dedupq.handler.HandlerRegistry;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -148,8 +149,9 @@ public class QueueStore {
     }
 
     /**
-     * Per queue, the counts summed over its partitions, and each partition's own. Two round
-     * trips: each partition's workers, then every count of every partition in one pipeline.
+     * Per queue, the counts summed over its partitions, and each partition's own, with the limits
+     * it runs under. Two round trips: each partition's workers and Redis's time, then every count
+     * of every partition in one pipeline.
      */
     @ApplyGuard(RedisGuard.NAME)
     public List<QueueStats> stats() {
@@ -172,10 +174,14 @@ public class QueueStore {
         for (Partition partition : partitions) {
             workerLists.add(KeyedCommand.of(Command.ZRANGE, keys.workers(partition)).arg(0).arg(-1));
         }
+        // the rate window ends at Redis's now, as claim.lua measures it
+        workerLists.add(KeyedCommand.keyless(Request.cmd(Command.TIME)));
         List<Response> workersPerQueue = redis.batch(workerLists);
+        long now = RedisCalls.millis(workersPerQueue.get(partitions.size()));
         List<KeyedCommand> reads = new ArrayList<>();
         for (int q = 0; q < partitions.size(); q++) {
             Partition partition = partitions.get(q);
+            Optional<RateLimit> rate = rateLimit(partition);
             for (int level = Priority.HIGHEST; level >= Priority.LOWEST; level--) {
                 reads.add(KeyedCommand.of(Command.LLEN, keys.pending(partition, level)));
             }
@@ -185,6 +191,12 @@ public class QueueStore {
             reads.add(KeyedCommand.of(Command.LLEN, keys.dead(partition)));
             reads.add(HashFields.hmget(keys.stats(partition), STAT_FIELDS));
             reads.add(KeyedCommand.of(Command.EXISTS, keys.paused(partition)));
+            reads.add(KeyedCommand.of(Command.SCARD, keys.parkedGroups(partition)));
+            if (rate.isPresent()) {
+                // the log's entries older than the window stay until the next claim trims them: not counted
+                reads.add(KeyedCommand.of(Command.ZCOUNT, keys.rate(partition))
+                        .arg("(" + (now - rate.get().window().toMillis())).arg("+inf"));
+            }
             for (Response worker : workersPerQueue.get(q)) {
                 reads.add(KeyedCommand.of(Command.LLEN, keys.processing(partition, worker.toString())));
             }
@@ -207,6 +219,8 @@ public class QueueStore {
             long dead = replies.get(r++).toLong();
             HashFields c = new HashFields(STAT_FIELDS, replies.get(r++));
             boolean paused = replies.get(r++).toInteger() == 1;
+            long waitingGroups = replies.get(r++).toLong();
+            long rateWindowStarts = rateLimit(partitions.get(q)).isPresent() ? replies.get(r++).toLong() : 0;
             long processing = 0;
             for (int w = 0; w < workersPerQueue.get(q).size(); w++) {
                 processing += replies.get(r++).toLong();
@@ -221,9 +235,14 @@ public class QueueStore {
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
                     c.count("rejected_duplicates"), c.count("lost_locks"), c.count("cancelled"), c.count("revived"),
                     c.count("discarded"), paused, c.count("rate_limited"),
-                    c.count("group_waiting"), waiting, List.of()));
+                    c.count("group_waiting"), waiting, waitingGroups, rateWindowStarts,
+                    QueueControls.of(this.partitions.settings(partitions.get(q))), List.of()));
         }
         return stats;
+    }
+
+    private Optional<RateLimit> rateLimit(Partition partition) {
+        return partitions.settings(partition).rateLimit();
     }
 
     private TaskView view(HashFields f) {

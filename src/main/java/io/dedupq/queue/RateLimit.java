@@ -36,8 +36,28 @@ public record RateLimit(int starts, Duration window) {
         return new RateLimit(starts, window);
     }
 
+    /** The configuration's form, its window in the largest unit that writes it whole: {@code 10/1s}, {@code 5/90s}. */
     @Override
     public String toString() {
-        return starts + "/" + window.toMillis() + "ms";
+        long ms = window.toMillis();
+        for (Unit unit : Unit.values()) {
+            if (ms % unit.millis == 0) {
+                return starts + "/" + ms / unit.millis + unit.suffix;
+            }
+        }
+        throw new AssertionError("every window is whole milliseconds");
+    }
+
+    /** The units of the form, largest first. */
+    private enum Unit {
+        HOURS(3_600_000, "h"), MINUTES(60_000, "m"), SECONDS(1000, "s"), MILLIS(1, "ms");
+
+        private final long millis;
+        private final String suffix;
+
+        Unit(long millis, String suffix) {
+            this.millis = millis;
+            this.suffix = suffix;
+        }
     }
 }

@@ -39,7 +39,11 @@ public class RedisCalls {
 
     /** The Redis server's time (ms): the clock every liveness and due-time decision is made by, never a pod's. */
     public long serverMillis() {
-        Response time = send(Request.cmd(Command.TIME));
+        return millis(send(Request.cmd(Command.TIME)));
+    }
+
+    /** A TIME reply (seconds, microseconds) in ms. */
+    public static long millis(Response time) {
         return time.get(0).toLong() * 1000 + time.get(1).toLong() / 1000;
     }
 

@@ -48,16 +48,55 @@ function setStatus(state, text) {
   status.textContent = text;
 }
 
-const QUEUE_COLUMNS = ["pending", "processing", "delayed", "dead", "throttled", "enqueued", "succeeded", "failed", "retried",
+const QUEUE_COLUMNS = ["pending", "processing", "delayed", "dead", "limits", "enqueued", "succeeded", "failed", "retried",
   "duplicatesSkipped", "cancelled", "revived", "discarded"];
 
-/** What is held back by the queue's limits, as far as the server reports it: "—" when it reports none. */
-function throttled(q) {
-  const parts = [["group", q.groupWaiting], ["rate", q.rateLimited], ["group rate", q.groupRateLimited]]
-    .filter(([, count]) => count !== undefined && count !== null);
-  if (!parts.length) return "—";
-  const held = parts.filter(([, count]) => count > 0);
-  return held.length ? held.map(([name, count]) => name + " " + count).join(" · ") : "0";
+/** A configured duration in ms, in the largest unit that writes it whole: 30000 → "30s". */
+function duration(ms) {
+  const unit = [[3600000, "h"], [60000, "m"], [1000, "s"]].find(([size]) => ms % size === 0);
+  return unit ? ms / unit[0] + unit[1] : ms + "ms";
+}
+
+/**
+ * The limits the queue runs under (q.controls) and how much of each is in use now, one short line
+ * each, none for a limit that is not set. A line is a list of parts that are never broken; the
+ * narrow cell wraps between them.
+ */
+function limits(q) {
+  const controls = q.controls || {};
+  const lines = [];
+  if (controls.rateLimit) {
+    const [starts, window] = controls.rateLimit.split("/");
+    lines.push(q.rateLimited > 0 ? ["rate " + q.rateWindowStarts + "/" + starts, "per " + window + " ·", "held " + q.rateLimited]
+      : ["rate " + q.rateWindowStarts + "/" + starts, "per " + window]);
+  }
+  if (controls.groupConcurrency > 0) {
+    lines.push(q.groupWaiting > 0 ? ["groups ≤" + controls.groupConcurrency + " ·", q.groupWaiting + " waiting",
+      "in " + q.waitingGroups + (q.waitingGroups === 1 ? " group" : " groups")] : ["groups ≤" + controls.groupConcurrency]);
+  }
+  if (q.groupRateLimited > 0) lines.push(["group rate ·", "held " + q.groupRateLimited]);
+  if (controls.timeoutMs) lines.push(["timeout " + duration(controls.timeoutMs)]);
+  const levels = Object.entries(q.waitingByPriority || {}).sort(([a], [b]) => b - a);
+  if (levels.length > 1) {
+    const parts = levels.map(([level, n], i) => level + ": " + n + (i < levels.length - 1 ? " ·" : ""));
+    lines.push(["priority", ...parts, ...(controls.priorityOrder === "weighted" ? ["(weighted)"] : [])]);
+  }
+  return lines;
+}
+
+function renderLimits(cell, q) {
+  const lines = limits(q);
+  const shown = lines.length ? lines : [["—"]];
+  if (cell.textContent !== shown.map(parts => parts.join(" ")).join("")) {
+    cell.replaceChildren(...shown.map(parts => {
+      const line = el("div");
+      parts.forEach((part, i) => line.append(...(i ? [" "] : []), el("span", part)));
+      return line;
+    }));
+  }
+  const controls = q.controls;
+  cell.title = controls ? "concurrency " + controls.concurrency + " per worker · partitions " + controls.partitions
+    + " · priority order " + controls.priorityOrder + " (this pod's configuration)" : "";
 }
 
 /**
@@ -74,7 +113,9 @@ function renderQueues(queues) {
     state.textContent = paused ? "paused" : "active";
     state.className = paused ? "badge paused" : "badge";
     for (const column of QUEUE_COLUMNS) {
-      row.querySelector("[data-field='" + column + "']").textContent = column === "throttled" ? throttled(q) : q[column];
+      const cell = row.querySelector("[data-field='" + column + "']");
+      if (column === "limits") renderLimits(cell, q);
+      else cell.textContent = q[column];
     }
     const toggle = row.querySelector("button.pause");
     if (toggle.dataset.paused !== String(paused)) {
@@ -100,7 +141,7 @@ function queueRow(queue) {
   nameCell.append(name);
   row.append(nameCell, state);
   for (const column of QUEUE_COLUMNS) {
-    const cell = el("td", null, column === "throttled" ? null : "num");
+    const cell = el("td", null, column === "limits" ? "limits" : "num");
     cell.dataset.field = column;
     row.append(cell);
   }

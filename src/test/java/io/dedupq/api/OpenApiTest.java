@@ -65,8 +65,13 @@ class OpenApiTest {
         }
         assertEquals("X-API-Key", doc.path("components").path("securitySchemes").path(ApiDocumentation.API_KEY).path("name").asText());
         JsonNode queueStats = doc.path("components").path("schemas").path("QueueStats").path("properties");
-        for (String total : List.of("duplicatesSkipped", "lostLocks", "cancelled", "revived", "discarded")) {
+        for (String total : List.of("duplicatesSkipped", "lostLocks", "cancelled", "revived", "discarded", "waitingGroups",
+                "rateWindowStarts", "controls")) {
             assertTrue(queueStats.has(total), "GET /api/queues documents " + total);
+        }
+        JsonNode controls = doc.path("components").path("schemas").path("QueueControls").path("properties");
+        for (String limit : List.of("concurrency", "partitions", "rateLimit", "groupConcurrency", "priorityOrder", "timeoutMs")) {
+            assertFalse(controls.path(limit).path("description").asText().isEmpty(), "controls." + limit + " is described");
         }
     }
 

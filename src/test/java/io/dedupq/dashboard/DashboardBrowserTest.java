@@ -3,6 +3,8 @@ package io.dedupq.dashboard;
 import static io.dedupq.support.Api.awaitStatus;
 import static io.dedupq.support.Api.flaky;
 import static io.dedupq.support.Api.post;
+import static io.dedupq.support.Api.sleeping;
+import static io.dedupq.support.Api.stat;
 import static io.dedupq.support.Api.task;
 import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.Partitions.whole;
@@ -15,6 +17,7 @@ import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.BlockingHandler;
 import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.GovernedHandler;
 import io.dedupq.support.RedisTestResource;
 import io.dedupq.worker.WorkerIdentity;
 import io.quarkus.test.common.WithTestResource;
@@ -255,6 +258,49 @@ class DashboardBrowserTest {
         }
         awaitStatus(blocker, "succeeded");
         wait.until(ExpectedConditions.invisibilityOfElementLocated(By.cssSelector("#tasks tr[data-id='" + blocker + "']")));
+    }
+
+    /**
+     * The limits cell of the "governed" queue (two slots, rate limit 20/1m, one task per group, a
+     * 5 minute timeout) while both slots are busy: one task of a group runs and another of it waits
+     * for the slot, an ungrouped one runs, and two wait in pending at priorities 9 and 1.
+     */
+    @Test
+    void theLimitsCellShowsEachLimitAndItsUseNow() throws IOException {
+        String queue = GovernedHandler.TYPE;
+        String group = uniqueId("acct");
+        String grouped = uniqueId("dash-grouped");
+        String loose = uniqueId("dash-loose");
+        List<String> waiting = List.of(uniqueId("dash-parked"), uniqueId("dash-high"), uniqueId("dash-low"));
+        try {
+            assertEquals(202, post(sleeping(grouped, queue, 60_000, group, null)));
+            await().atMost(Duration.ofSeconds(20)).until(() -> handler.executions(grouped).size() == 1);
+            assertEquals(202, post(sleeping(waiting.get(0), queue, 0, group, null)));
+            await().atMost(Duration.ofSeconds(20)).until(() -> stat(queue, "groupWaiting") == 1);
+            assertEquals(202, post(sleeping(loose, queue, 60_000, null, null)));
+            await().atMost(Duration.ofSeconds(20)).until(() -> handler.executions(loose).size() == 1);
+            assertEquals(202, post(sleeping(waiting.get(1), queue, 0, null, 9)));
+            assertEquals(202, post(sleeping(waiting.get(2), queue, 0, null, 1)));
+
+            browser.get(root.toString());
+            By limits = By.cssSelector("#queues tr[data-queue='" + queue + "'] td[data-field='limits']");
+            wait.until(ExpectedConditions.textToBePresentInElementLocated(limits, "priority 9: 1 · 1: 1"));
+            // nothing starts while both slots are busy: the window's count holds still
+            assertEquals(List.of("rate " + stat(queue, "rateWindowStarts") + "/20 per 1m",
+                    "groups ≤1 · 1 waiting in 1 group", "timeout 5m", "priority 9: 1 · 1: 1"),
+                    browser.findElement(limits).findElements(By.tagName("div")).stream().map(line -> line.getText()).toList());
+            assertEquals("—", browser.findElement(By.cssSelector("#queues tr[data-queue='doomed'] td[data-field='limits']"))
+                    .getText(), "a queue without limits");
+            screenshot("target/dashboard-limits.png");
+            assertEquals(Boolean.TRUE, browser.executeScript(
+                    "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"),
+                    "the page is wider than the 1280 px window");
+            assertRowsFitTheWindow("#queues tbody tr", "data-queue");
+        } finally {
+            given().post("/api/tasks/" + grouped + "/cancel");
+            given().post("/api/tasks/" + loose + "/cancel");
+        }
+        waiting.forEach(id -> awaitStatus(id, "succeeded"));
     }
 
     /**

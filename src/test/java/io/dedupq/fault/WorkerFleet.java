@@ -78,16 +78,30 @@ final class WorkerFleet implements AutoCloseable {
     AppJvm startApiPod() {
         AppJvm pod;
         synchronized (this) {
-            pod = launch(apiPods.isEmpty() ? "api" : "api-" + (apiPods.size() + 1), true, Map.of());
+            pod = launch(apiPods.isEmpty() ? "api" : "api-" + (apiPods.size() + 1), true, Map.of(), Map.of());
             apiPods.add(pod);
         }
         awaitReady(pod);
         return pod;
     }
 
+    /**
+     * A pod that serves /api and runs no worker ({@code dedupq.worker.enabled=false}): it answers
+     * for every queue it is configured with and takes none of their tasks, once ready.
+     */
+    AppJvm startApiOnlyPod() {
+        AppJvm pod;
+        synchronized (this) {
+            pod = launch("api-only", true, Map.of(), Map.of("dedupq.worker.enabled", "false"));
+            apiPods.add(pod);
+        }
+        pod.awaitHttp(START_TIMEOUT, true);
+        return pod;
+    }
+
     /** A worker-only pod (/api answers 404 there), not yet ready when this returns. */
     AppJvm launchWorker() {
-        return launch("worker-" + nextNumber(), false, Map.of());
+        return launch("worker-" + nextNumber(), false, Map.of(), Map.of());
     }
 
     AppJvm startWorker() {
@@ -96,7 +110,7 @@ final class WorkerFleet implements AutoCloseable {
 
     /** A worker-only pod whose process gets {@code environment} too (a shifted clock, for one), once ready. */
     AppJvm startWorker(Map<String, String> environment) {
-        AppJvm worker = launch("worker-" + nextNumber(), false, environment);
+        AppJvm worker = launch("worker-" + nextNumber(), false, environment, Map.of());
         awaitReady(worker);
         return worker;
     }
@@ -118,7 +132,7 @@ final class WorkerFleet implements AutoCloseable {
         return ++counter;
     }
 
-    private AppJvm launch(String name, boolean api, Map<String, String> podEnvironment) {
+    private AppJvm launch(String name, boolean api, Map<String, String> podEnvironment, Map<String, String> podProperties) {
         AppJvm.Launch launch = AppJvm.of(jar);
         this.environment.forEach(launch::environment);
         podEnvironment.forEach(launch::environment);
@@ -133,6 +147,7 @@ final class WorkerFleet implements AutoCloseable {
                 .property("dedupq.worker.promote-interval", "200ms")
                 .property("dedupq.worker.shutdown-grace", SHUTDOWN_GRACE.toMillis() + "ms")
                 .properties(settings.apply(name))
+                .properties(podProperties)
                 .property("quarkus.log.console.color", "false")
                 .start();
         synchronized (this) {

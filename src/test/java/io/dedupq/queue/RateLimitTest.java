@@ -18,6 +18,17 @@ class RateLimitTest {
         assertEquals(new RateLimit(1000, Duration.ofHours(2)), RateLimit.parse(" 1000/2h "));
     }
 
+    /** GET /api/queues shows a limit in this form: the largest unit that writes its window whole. */
+    @Test
+    void writesItselfInTheFormItIsReadFrom() {
+        for (String[] form : new String[][] {{"100/1s", "100/1s"}, {"5/60s", "5/1m"}, {"20/500ms", "20/500ms"},
+                {"7/1500ms", "7/1500ms"}, {"3/120m", "3/2h"}, {"2/90s", "2/90s"}}) {
+            RateLimit limit = RateLimit.parse(form[0]);
+            assertEquals(form[1], limit.toString(), form[0]);
+            assertEquals(limit, RateLimit.parse(limit.toString()), form[0] + " reads back");
+        }
+    }
+
     @Test
     void refusesWhatItCannotRead() {
         for (String wrong : new String[] {"", "100", "100/s", "/1s", "0/1s", "5/0s", "-1/1s", "5/1d", "5/1.5s", "x/1s",

@@ -9,6 +9,7 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.path.json.config.JsonPathConfig;
 import io.restassured.response.Response;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -55,6 +56,18 @@ public final class Api {
 
     public static Map<String, Object> task(String id, String type, Object payload) {
         return Map.of("id", id, "type", type, "payload", payload);
+    }
+
+    /** A task of a flaky-payload type that sleeps {@code sleepMillis}, with a group and a priority where not null. */
+    public static Map<String, Object> sleeping(String id, String type, int sleepMillis, String group, Integer priority) {
+        Map<String, Object> task = new HashMap<>(task(id, type, Map.of("failures", 0, "sleepMillis", sleepMillis)));
+        if (group != null) {
+            task.put("group", group);
+        }
+        if (priority != null) {
+            task.put("priority", priority);
+        }
+        return task;
     }
 
     public static int post(Map<String, Object> task) {
