@@ -26,7 +26,9 @@ import java.util.function.ToLongFunction;
  * @param paused            the queue is paused: workers start none of its tasks (a current state)
  * @param rateLimited       claim calls the queue's rate limit cut short, its window being full
  * @param waitingByPriority tasks in pending per priority level that has any, highest first (they sum to pending)
- * @param groupWaiting      copies parked because their group had group-concurrency tasks running (a current size)
+ * @param groupWaiting      copies parked because their group had group-concurrency tasks running or its
+ *                          group-rate-limit window was full (a current size)
+ * @param groupRateLimited  copies parked because their group's group-rate-limit window was full (a total)
  * @param partitions        a partitioned queue's counts per partition (its own counts are their sums); empty otherwise
  */
 @RegisterForReflection
@@ -34,7 +36,7 @@ public record QueueStats(String queue, long pending, long processing, long delay
         long enqueued, long succeeded, long failed, long deadLettered, long unparseable, long retried,
         long duplicatesSkipped, long skippedDone, long skippedLocked, long skippedStale,
         long duplicatesRejected, long lostLocks, long cancelled, long revived, long discarded,
-        boolean paused, long rateLimited, long groupWaiting, Map<Integer, Long> waitingByPriority,
+        boolean paused, long rateLimited, long groupWaiting, long groupRateLimited, Map<Integer, Long> waitingByPriority,
         List<QueueStats> partitions) {
 
     /** The counts of a partitioned queue: the sums over its partitions, which are listed too. */
@@ -48,7 +50,8 @@ public record QueueStats(String queue, long pending, long processing, long delay
                 sum(parts, QueueStats::duplicatesRejected), sum(parts, QueueStats::lostLocks),
                 sum(parts, QueueStats::cancelled), sum(parts, QueueStats::revived), sum(parts, QueueStats::discarded),
                 parts.stream().anyMatch(QueueStats::paused), sum(parts, QueueStats::rateLimited),
-                sum(parts, QueueStats::groupWaiting), waitingByPriority(parts), parts);
+                sum(parts, QueueStats::groupWaiting), sum(parts, QueueStats::groupRateLimited), waitingByPriority(parts),
+                parts);
     }
 
     private static Map<Integer, Long> waitingByPriority(List<QueueStats> parts) {

@@ -35,7 +35,8 @@ public class QueueStore {
     /** The counters of a queue's stats hash (the scripts increment them). */
     private static final List<String> STAT_FIELDS = List.of("enqueued", "succeeded", "failed", "dead", "retried",
             "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable",
-            "cancelled", "revived", "discarded", "rate_limited", "group_waiting");
+            "cancelled", "revived", "discarded", "rate_limited", "group_waiting",
+            "group_rate_limited");
 
     private final RedisCalls redis;
     private final RedisKeys keys;
@@ -221,7 +222,7 @@ public class QueueStore {
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
                     c.count("rejected_duplicates"), c.count("lost_locks"), c.count("cancelled"), c.count("revived"),
                     c.count("discarded"), paused, c.count("rate_limited"),
-                    c.count("group_waiting"), waiting, List.of()));
+                    c.count("group_waiting"), c.count("group_rate_limited"), waiting, List.of()));
         }
         return stats;
     }
