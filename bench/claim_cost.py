@@ -136,7 +136,7 @@ def main():
                 args = []
                 for lid in chunk:
                     args += ['payment-2026-%d' % lid, 'noop', hashlib.sha256(b'%d' % lid).hexdigest(), envelope(lid)]
-                r.call('EVALSHA', enqueue, 2, keys[0], keys[3], base, 'noop', now, *args)
+                r.call('EVALSHA', enqueue, 2, keys[0], keys[3], base, 'noop', now, '', *args)  # '': every task at the default level
             else:
                 r.call('LPUSH', keys[0], *[envelope(lid) for lid in chunk])
         # a heartbeat far in the future: the claims never find it stale

@@ -95,6 +95,15 @@ class ClaimControlsContractTest {
         return keys.base(partition) + "parked:" + group;
     }
 
+    /** n fresh task ids, prefix1 .. prefixN. */
+    private static List<String> fresh(String prefix, int n) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            ids.add(uniqueId(prefix + i));
+        }
+        return ids;
+    }
+
     private static List<String> ids(ClaimScript.Reply reply) {
         return reply.claims().stream().map(Claim::id).toList();
     }
@@ -322,19 +331,17 @@ class ClaimControlsContractTest {
 
     @Test
     void aGroupRateLimitStartsAtMostNOfAGroupPerWindowWhileOtherGroupsFlow() {
-        String a1 = uniqueId("a1");
-        String a2 = uniqueId("a2");
-        String a3 = uniqueId("a3");
+        List<String> a = fresh("a", 3);
         String b1 = uniqueId("b1");
         String loose = uniqueId("loose");
-        pending(grouped(a1, "acc-A"), grouped(a2, "acc-A"), grouped(a3, "acc-A"), grouped(b1, "acc-B"),
-                Envelopes.flaky(loose, 0));
+        a.forEach(id -> pending(grouped(id, "acc-A")));
+        pending(grouped(b1, "acc-B"), Envelopes.flaky(loose, 0));
 
         ClaimScript.Reply reply = claimGroupRated(0, TWO_A_MINUTE, List.of());
 
-        assertEquals(List.of(a1, a2, b1, loose), ids(reply), "two of A fill its window; B and the ungrouped task run");
-        assertEquals(List.of(grouped(a3, "acc-A")), lab.lrange(parked("acc-A")), "the third of A waits aside");
-        assertNull(lab.hget(keys.task(partition, a3), "attempts"), "parked, not started: no attempt counted");
+        assertEquals(List.of(a.get(0), a.get(1), b1, loose), ids(reply), "two of A fill its window; B and the ungrouped task run");
+        assertEquals(List.of(grouped(a.get(2), "acc-A")), lab.lrange(parked("acc-A")), "the third of A waits aside");
+        assertNull(lab.hget(keys.task(partition, a.get(2)), "attempts"), "parked, not started: no attempt counted");
         assertEquals("1", lab.hget(keys.stats(partition), "group_rate_limited"));
         assertEquals("1", lab.hget(keys.stats(partition), "group_waiting"));
         assertEquals(ClaimScript.HeldBy.PARKED, reply.held().by());
@@ -342,7 +349,7 @@ class ClaimControlsContractTest {
         assertTrue(wait > 0 && wait <= 60_000, "an idle owner looks again when A's window frees: " + wait);
         List<String> log = lab.zrange(groupRateLog("acc-A"));
         assertEquals(List.of(reply.claims().get(0).token(), reply.claims().get(1).token()), log, "one entry per start");
-        assertEquals(Long.parseLong(lab.hget(keys.task(partition, a1), "startedAt")),
+        assertEquals(Long.parseLong(lab.hget(keys.task(partition, a.get(0)), "startedAt")),
                 lab.zscore(groupRateLog("acc-A"), log.get(0)).longValue(), "scored by the claim's time on Redis's clock");
         long ttl = lab.pttl(groupRateLog("acc-A"));
         assertTrue(ttl > 0 && ttl <= 60_000, "the log expires with the window: " + ttl);
@@ -352,9 +359,8 @@ class ClaimControlsContractTest {
 
     @Test
     void aParkedCopyStartsOnceItsGroupsWindowHasSlidWithoutAnyOutcome() {
-        String a1 = uniqueId("a1");
-        String a2 = uniqueId("a2");
-        pending(grouped(a1, "acc-A"), grouped(a2, "acc-A"));
+        List<String> a = fresh("a", 2);
+        a.forEach(id -> pending(grouped(id, "acc-A")));
         RateLimit one = new RateLimit(1, Duration.ofMinutes(1));
         String token = claimGroupRated(0, one, List.of()).claims().get(0).token();
         ClaimScript.Reply full = claimGroupRated(0, one, List.of());
@@ -367,7 +373,7 @@ class ClaimControlsContractTest {
         lab.call("ZADD", groupRateLog("acc-A"), lab.serverMillis() - 60_000, token);
 
         ClaimScript.Reply later = claimGroupRated(0, one, List.of());
-        assertEquals(List.of(a2), ids(later), "a window after a1 started, a2 starts; a1 is still running");
+        assertEquals(a.subList(1, 2), ids(later), "a window after a1 started, a2 starts; a1 is still running");
         assertEquals(List.of(later.claims().get(0).token()), lab.zrange(groupRateLog("acc-A")), "the old start is trimmed");
         assertFalse(lab.exists(parked("acc-A")));
         assertEquals(List.of(), lab.smembers(keys.parkedGroups(partition)));
@@ -377,16 +383,14 @@ class ClaimControlsContractTest {
 
     @Test
     void theWaitIsUntilTheSoonestParkedGroupFrees() {
-        String a1 = uniqueId("a1");
-        String a2 = uniqueId("a2");
-        String b1 = uniqueId("b1");
-        String b2 = uniqueId("b2");
+        List<String> a = fresh("a", 2);
+        List<String> b = fresh("b", 2);
         RateLimit one = new RateLimit(1, Duration.ofMinutes(1));
-        pending(grouped(a1, "acc-A"), grouped(b1, "acc-B"));
+        pending(grouped(a.get(0), "acc-A"), grouped(b.get(0), "acc-B"));
         String token = claimGroupRated(0, one, List.of()).claims().get(0).token();
         // A's start half a window ago: A frees in 30 s, B in a minute
         lab.call("ZADD", groupRateLog("acc-A"), lab.serverMillis() - 30_000, token);
-        pending(grouped(a2, "acc-A"), grouped(b2, "acc-B"));
+        pending(grouped(a.get(1), "acc-A"), grouped(b.get(1), "acc-B"));
 
         ClaimScript.Reply reply = claimGroupRated(0, one, List.of());
 
@@ -397,24 +401,22 @@ class ClaimControlsContractTest {
 
     @Test
     void withBothGroupLimitsEachHoldsItsOwn() {
-        String a1 = uniqueId("a1");
-        String a2 = uniqueId("a2");
-        String a3 = uniqueId("a3");
-        pending(grouped(a1, "acc-A"), grouped(a2, "acc-A"), grouped(a3, "acc-A"));
+        List<String> a = fresh("a", 3);
+        a.forEach(id -> pending(grouped(id, "acc-A")));
 
         ClaimScript.Reply first = claimGroupRated(1, TWO_A_MINUTE, List.of());
-        assertEquals(List.of(a1), ids(first), "one at a time although the window has room for two");
+        assertEquals(a.subList(0, 1), ids(first), "one at a time although the window has room for two");
         assertNull(lab.hget(keys.stats(partition), "group_rate_limited"), "set aside by the concurrency, not the rate");
         assertEquals(0, first.held().waitMillis(), "only an outcome or an expired lock frees A: no time to wait for");
 
         claimGroupRated(1, TWO_A_MINUTE, List.of(succeeded(first.claims().get(0))));
         ClaimScript.Reply second = claimGroupRated(1, TWO_A_MINUTE, List.of());
-        assertEquals(List.of(a2), ids(second));
+        assertEquals(a.subList(1, 2), ids(second));
 
         claimGroupRated(1, TWO_A_MINUTE, List.of(succeeded(second.claims().get(0))));
         ClaimScript.Reply third = claimGroupRated(1, TWO_A_MINUTE, List.of());
         assertEquals(List.of(), third.claims(), "A has a free slot, but its window holds two starts");
-        assertEquals(List.of(grouped(a3, "acc-A")), lab.lrange(parked("acc-A")));
+        assertEquals(List.of(grouped(a.get(2), "acc-A")), lab.lrange(parked("acc-A")));
         assertTrue(third.held().waitMillis() > 0, "time frees A now");
     }
 }
