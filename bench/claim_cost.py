@@ -12,8 +12,9 @@ next GROUP tasks, until pending is empty. Prints the instructions per unique tas
   bench/claim_cost.py --lua /tmp/old-lua --group 2     # another version, groups of 2
 
 Needs valgrind (apt-get install valgrind) and redis-server. The argument layout is claim.lua's
-of 2026-12-03 after issue 15 (10 keys; ARGV 10-12 rate limit, window, group concurrency; an outcome:
-id, envelope, token, outcome, then what its kind needs; the claims from reply[6] on).
+of 2026-12-03 after issue 15 (10 keys; ARGV 10-15 rate limit, window, group concurrency, priority
+order, group rate limit, its window; an outcome: id, envelope, token, outcome, then what its kind
+needs; the claims from reply[6] on).
 """
 import argparse
 import glob
@@ -99,6 +100,8 @@ def main():
                     'above --tasks to count the check without ever being held')
     ap.add_argument('--group-concurrency', type=int, default=0,
                     help='group-concurrency (0: none); each task gets a group of its own, so nothing is parked')
+    ap.add_argument('--group-rate-limit', type=int, default=0,
+                    help='group-rate-limit starts per group per 1 s window (0: none); each task gets a group of its own')
     a = ap.parse_args()
     out = tempfile.mkdtemp(prefix='claim-cost-')
     port = free_port()
@@ -123,7 +126,7 @@ def main():
         now = int(time.time() * 1000)
 
         def envelope(lid):
-            group = ',"group":"g%d"' % lid if a.group_concurrency else ''
+            group = ',"group":"g%d"' % lid if a.group_concurrency or a.group_rate_limit else ''
             return '{"id":"payment-2026-%d","type":"noop","payload":{"lid":%d},"attempt":0,"enqueuedAt":%d%s}' % (
                 lid, lid, now, group)
 
@@ -133,7 +136,7 @@ def main():
                 args = []
                 for lid in chunk:
                     args += ['payment-2026-%d' % lid, 'noop', hashlib.sha256(b'%d' % lid).hexdigest(), envelope(lid)]
-                r.call('EVALSHA', enqueue, 2, keys[0], keys[3], base, 'noop', now, *args)
+                r.call('EVALSHA', enqueue, 2, keys[0], keys[3], base, 'noop', now, '', *args)  # '': every task at the default level
             else:
                 r.call('LPUSH', keys[0], *[envelope(lid) for lid in chunk])
         # a heartbeat far in the future: the claims never find it stale
@@ -142,7 +145,7 @@ def main():
         outcomes, calls = [], 0
         while True:
             args = [base, 'w1', 'noop', a.group, 30000, 5000, '', 86400000, 3600000, a.rate_limit, 1000,
-                    a.group_concurrency]
+                    a.group_concurrency, 'strict', a.group_rate_limit, 1000]
             for task_id, env, token in outcomes:
                 args += [task_id, env, token, 'succeeded', '']
             reply = r.call('EVALSHA', claim, len(keys), *keys, *args)

@@ -52,6 +52,14 @@
   outcome, an expired lock, the reaper's requeue), the next claim call of any worker takes the
   copy. The stats field group_waiting counts the parked copies.
 
+  Group rate limit (ARGV[14] = N > 0 starts per ARGV[15] ms): a copy of a valid group starts
+  only while the group's sliding log <base>group-rate:<g> (token -> claim time, like KEYS[9])
+  holds fewer than N starts in the window ending now; otherwise it is parked as above (counted
+  in group_rate_limited too). Both group limits apply when both are set. The log expires one
+  window after the group's last start. Only time frees such a group: the call that meets one
+  full (parking a copy, or looking at its parked copies) answers, with held "parked", the ms
+  until the soonest of them frees, so an idle owner's BLMOVE ends then and its claim takes the copy.
+
   A worker claims only while its
   heartbeat is fresh, checked here atomically with the claim: the reaper can then never miss a
   copy that a worker took after it was presumed dead. Such a worker's BLMOVE'd copy goes straight
@@ -93,7 +101,9 @@
   ARGV[11] rate window (ms)
   ARGV[12] group concurrency: most running executions per group, 0 for no limit
   ARGV[13] priority order: strict | weighted (see Priorities)
-  ARGV[14 ..] the outcomes, one after the other, each with what its kind needs:
+  ARGV[14] group rate limit: most starts per group per window, 0 for no limit
+  ARGV[15] group rate window (ms)
+  ARGV[16 ..] the outcomes, one after the other, each with what its kind needs:
     id, envelope, token, outcome, then
       succeeded: result                    (result JSON, or "" for none)
       retrying:  error, next, delay        (the next envelope, attempt + 1; in how long it is due, ms)
@@ -112,7 +122,9 @@
     dropped       (type, reason) per dropped copy, reason done | locked | stale
     held          { reason, wait }: reason "" (claims not held), "paused", or "rate" (the window
                   is full: wait is the ms until its oldest start leaves it), or "parked" (not
-                  held, but pending is drained while copies are parked: look again after BLMOVE's wait). A call that the full
+                  held, but pending is drained while copies are parked: look again after BLMOVE's
+                  wait, and at the latest after wait ms when wait > 0: then a group whose rate
+                  window is full frees by then). A call that the full
                   window stopped short of its ARGV[4] counts rate_limited in the stats hash
     claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
@@ -138,10 +150,10 @@ end
 local rateMax, rateWindow = tonumber(ARGV[10]), tonumber(ARGV[11])
 local held = { '', 0 }
 
--- ms until the oldest start leaves the rate window (at least 1)
-local function rateWait()
-  local oldest = redis.call('ZRANGE', KEYS[9], 0, 0, 'WITHSCORES')
-  return math.max(1, tonumber(oldest[2]) + rateWindow - nowMs)
+-- ms until the oldest start of the sliding log at key leaves its window (at least 1)
+local function windowWait(key, windowMs)
+  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  return math.max(1, tonumber(oldest[2]) + windowMs - nowMs)
 end
 
 -- how many tasks this call may start: 0 while paused or while the rate window is full
@@ -154,7 +166,7 @@ local function allowance()
   redis.call('ZREMRANGEBYSCORE', KEYS[9], '-inf', string.format('%d', nowMs - rateWindow))
   local room = rateMax - redis.call('ZCARD', KEYS[9])
   if room <= 0 then
-    held = { 'rate', rateWait() }
+    held = { 'rate', windowWait(KEYS[9], rateWindow) }
     count('rate_limited')
   end
   return math.max(0, room)
@@ -201,6 +213,10 @@ local function drop(raw, taskType, reason)
 end
 
 local groupMax = tonumber(ARGV[12])
+local groupRateMax, groupRateWindow = tonumber(ARGV[14]), tonumber(ARGV[15])
+local grouped = groupMax > 0 or groupRateMax > 0
+-- ms until the soonest rate-full group met in this call frees, 0 when none was met
+local parkedWait = 0
 -- a claim looks at this many groups with parked copies
 local PARKED_GROUPS_PER_CALL = 16
 
@@ -219,15 +235,42 @@ local function groupRunning(g)
   return n
 end
 
+-- how many more copies of group g may start now under both group limits, and whether its rate
+-- window is what stops it (then parkedWait learns when that frees)
+local function groupRoom(g)
+  local room = groupMax > 0 and groupMax - groupRunning(g) or math.huge
+  if groupRateMax == 0 or room <= 0 then return room, false end
+  local key = base .. 'group-rate:' .. g
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', nowMs - groupRateWindow))
+  room = math.min(room, groupRateMax - redis.call('ZCARD', key))
+  if room > 0 then return room, false end
+  local wait = windowWait(key, groupRateWindow)
+  if parkedWait == 0 or wait < parkedWait then parkedWait = wait end
+  return room, true
+end
+
 -- the copy's group when it is limited and full: it is parked and nil returned; else the group to join (or nil)
 local function groupOf(raw, env)
-  if groupMax == 0 or type(env.group) ~= 'string' or not valid_id(env.group) then return nil, false end
-  if groupRunning(env.group) < groupMax then return env.group, false end
+  if not grouped or type(env.group) ~= 'string' or not valid_id(env.group) then return nil, false end
+  local room, rateFull = groupRoom(env.group)
+  if room > 0 then return env.group, false end
   redis.call('LREM', KEYS[2], '1', raw)
   redis.call('LPUSH', base .. 'parked:' .. env.group, raw)
   redis.call('SADD', KEYS[10], env.group)
   count('group_waiting')
+  if rateFull then count('group_rate_limited') end
   return nil, true
+end
+
+-- a started execution takes its group's slot and enters its group's rate log
+local function joinGroup(g, token, id)
+  if groupMax > 0 then redis.call('HSET', base .. 'group:' .. g, token, id) end
+  if groupRateMax > 0 then
+    local key = base .. 'group-rate:' .. g
+    redis.call('ZADD', key, now, token)
+    -- the log outlives no window: an idle group keeps no key
+    redis.call('PEXPIRE', key, string.format('%d', groupRateWindow))
+  end
 end
 
 local function take(raw)
@@ -259,7 +302,7 @@ local function take(raw)
     return drop(raw, env.type, 'locked')
   end
   fence = candidate
-  if group then redis.call('HSET', base .. 'group:' .. group, token, env.id) end
+  if group then joinGroup(group, token, env.id) end
   local attemptText = attempt == 0 and '0' or string.format('%d', attempt)
   local attempts = tonumber(known[2])
   if attempts then
@@ -339,7 +382,7 @@ end
 local function claimParked(room, movedCount)
   for _, g in ipairs(redis.call('SRANDMEMBER', KEYS[10], PARKED_GROUPS_PER_CALL)) do
     local parked = base .. 'parked:' .. g
-    local free = groupMax - groupRunning(g)
+    local free = groupRoom(g)
     while free > 0 and taken < limit and started < room do
       local raw = redis.call('LMOVE', parked, KEYS[2], 'RIGHT', 'LEFT')
       if not raw then break end
@@ -381,7 +424,7 @@ local function claimTasks()
     -- it had its slot, whatever came of it
     movedCount, taken = 1, 1
   end
-  if groupMax > 0 then movedCount = claimParked(room, movedCount) end
+  if grouped then movedCount = claimParked(room, movedCount) end
   local lists = waitingLists()
   while taken < limit and started < room and movedCount < 4 * limit do
     local raw = nextCopy(lists)
@@ -395,7 +438,7 @@ local function claimTasks()
   end
   if rateMax > 0 and started >= room then
     -- the window is full now: the owner waits instead of asking again at once
-    held = { 'rate', rateWait() }
+    held = { 'rate', windowWait(KEYS[9], rateWindow) }
     if taken < limit then count('rate_limited') end
   end
   return 1, 0
@@ -472,7 +515,7 @@ local registered, drained = claimTasks()
 if dead > 0 then count('unparseable', dead) end
 
 local recorded = {}
-local i = 14
+local i = 16
 while i <= #ARGV do
   local outcome, extras = ARGV[i + 3], EXTRAS[ARGV[i + 3]]
   recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], outcome, ARGV[i + 4],
@@ -483,9 +526,10 @@ end
 -- a slot an outcome freed has a parked copy waiting: the owner must ask again, not block on BLMOVE
 if waiting then drained = 0 end
 -- pending is empty but copies are parked: the owner's BLMOVE wait ends with a claim call, which
--- takes those whose slot freed without an outcome here (an expired lock, another pod's outcome)
-if groupMax > 0 and drained == 1 and held[1] == '' and redis.call('EXISTS', KEYS[10]) == 1 then
-  held = { 'parked', 0 }
+-- takes those whose slot freed without an outcome here (an expired lock, another pod's outcome),
+-- and no later than parkedWait those that only time frees
+if grouped and drained == 1 and held[1] == '' and redis.call('EXISTS', KEYS[10]) == 1 then
+  held = { 'parked', parkedWait }
 end
 
 for field, n in pairs(counts) do

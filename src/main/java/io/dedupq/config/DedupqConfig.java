@@ -395,5 +395,15 @@ public interface DedupqConfig {
          */
         @WithDefault("0")
         int groupConcurrency();
+
+        /**
+         * At most N tasks of one group start in any window of the duration, across all workers:
+         * {@code N/duration} like {@link #rateLimit()}. Enforced in claim.lua on Redis's clock with
+         * a sliding log per group; copies over it wait aside (parked, like a full group's) while
+         * other groups flow. Applies together with {@link #groupConcurrency()} and
+         * {@link #rateLimit()}. Unset: no limit. Needs {@code partitions} = 1.
+         */
+        @WithConverter(RateLimitConverter.class)
+        Optional<RateLimit> groupRateLimit();
     }
 }

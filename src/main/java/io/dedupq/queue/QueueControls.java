@@ -19,6 +19,8 @@ public record QueueControls(
                 + "null: no limit", nullable = true, example = "10/1s") String rateLimit,
         @Schema(description = "most tasks of one group running at once across all pods; 0: no limit")
         int groupConcurrency,
+        @Schema(description = "most task starts of one group per window across all pods, written N/duration; "
+                + "null: no limit", nullable = true, example = "2/1s") String groupRateLimit,
         @Schema(description = "how claims choose between priority levels", enumeration = {"strict", "weighted"})
         String priorityOrder,
         @Schema(description = "longest one execution's handler may run, in ms; null: none (a task's own timeout "
@@ -27,6 +29,7 @@ public record QueueControls(
     public static QueueControls of(DedupqConfig.QueueConfig settings) {
         return new QueueControls(settings.concurrency(), settings.partitions(),
                 settings.rateLimit().map(RateLimit::toString).orElse(null), settings.groupConcurrency(),
+                settings.groupRateLimit().map(RateLimit::toString).orElse(null),
                 settings.priorityOrder().name().toLowerCase(Locale.ROOT),
                 settings.timeout().map(Duration::toMillis).orElse(null));
     }

@@ -37,16 +37,22 @@ public class QueuePartitions {
             if (partitions < 1 || partitions > 1024) {
                 throw new IllegalStateException("dedupq.queues." + queue + ".partitions must be 1-1024, got " + partitions);
             }
-            DedupqConfig.QueueConfig settings = config.queues().get(queue);
-            if (settings.groupConcurrency() < 0) {
-                throw new IllegalStateException("dedupq.queues." + queue + ".group-concurrency must be 0 (off) or more, got "
-                        + settings.groupConcurrency());
-            }
-            if (partitions > 1 && (settings.rateLimit().isPresent() || settings.groupConcurrency() > 0)) {
-                throw new IllegalStateException("dedupq.queues." + queue + ".rate-limit and group-concurrency need"
-                        + " partitions = 1, got " + partitions + ": each partition would enforce its own limit, multiplying it");
-            }
+            refuseUnworkable(queue, partitions, config.queues().get(queue));
             all.addAll(of(queue));
+        }
+    }
+
+    /** Stops the start when the controls of {@code queue} cannot work with its partitions. */
+    static void refuseUnworkable(String queue, int partitions, DedupqConfig.QueueConfig settings) {
+        if (settings.groupConcurrency() < 0) {
+            throw new IllegalStateException("dedupq.queues." + queue + ".group-concurrency must be 0 (off) or more, got "
+                    + settings.groupConcurrency());
+        }
+        if (partitions > 1 && (settings.rateLimit().isPresent() || settings.groupConcurrency() > 0
+                || settings.groupRateLimit().isPresent())) {
+            throw new IllegalStateException("dedupq.queues." + queue + ".rate-limit, group-concurrency and"
+                    + " group-rate-limit need partitions = 1, got " + partitions
+                    + ": each partition would enforce its own limit, multiplying it");
         }
     }
 

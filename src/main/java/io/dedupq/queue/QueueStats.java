@@ -27,7 +27,9 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
  * @param paused            the queue is paused: workers start none of its tasks (a current state)
  * @param rateLimited       claim calls the queue's rate limit cut short, its window being full
  * @param waitingByPriority tasks in pending per priority level that has any, highest first (they sum to pending)
- * @param groupWaiting      copies parked because their group had group-concurrency tasks running (a current size)
+ * @param groupWaiting      copies parked because their group had group-concurrency tasks running or its
+ *                          group-rate-limit window was full (a current size)
+ * @param groupRateLimited  copies parked because their group's group-rate-limit window was full (a total)
  * @param waitingGroups     groups that have parked copies (a current size)
  * @param rateWindowStarts  tasks started in the rate limit's window that ends now, by Redis's clock (a current size)
  * @param controls          the limits the queue runs under, in the answering pod's configuration
@@ -38,7 +40,7 @@ public record QueueStats(String queue, long pending, long processing, long delay
         long enqueued, long succeeded, long failed, long deadLettered, long unparseable, long retried,
         long duplicatesSkipped, long skippedDone, long skippedLocked, long skippedStale,
         long duplicatesRejected, long lostLocks, long cancelled, long revived, long discarded,
-        boolean paused, long rateLimited, long groupWaiting, Map<Integer, Long> waitingByPriority,
+        boolean paused, long rateLimited, long groupWaiting, long groupRateLimited, Map<Integer, Long> waitingByPriority,
         @Schema(description = "groups that have copies parked (waiting for a free slot of their group) now")
         long waitingGroups,
         @Schema(description = "tasks started in the rate limit's window that ends now (Redis's clock); 0 without "
@@ -58,8 +60,9 @@ public record QueueStats(String queue, long pending, long processing, long delay
                 sum(parts, QueueStats::duplicatesRejected), sum(parts, QueueStats::lostLocks),
                 sum(parts, QueueStats::cancelled), sum(parts, QueueStats::revived), sum(parts, QueueStats::discarded),
                 parts.stream().anyMatch(QueueStats::paused), sum(parts, QueueStats::rateLimited),
-                sum(parts, QueueStats::groupWaiting), waitingByPriority(parts), sum(parts, QueueStats::waitingGroups),
-                sum(parts, QueueStats::rateWindowStarts), parts.get(0).controls(), parts);
+                sum(parts, QueueStats::groupWaiting), sum(parts, QueueStats::groupRateLimited), waitingByPriority(parts),
+                sum(parts, QueueStats::waitingGroups), sum(parts, QueueStats::rateWindowStarts), parts.get(0).controls(),
+                parts);
     }
 
     private static Map<Integer, Long> waitingByPriority(List<QueueStats> parts) {

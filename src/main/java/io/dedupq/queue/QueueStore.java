@@ -36,7 +36,8 @@ public class QueueStore {
     /** The counters of a queue's stats hash (the scripts increment them). */
     private static final List<String> STAT_FIELDS = List.of("enqueued", "succeeded", "failed", "dead", "retried",
             "skipped_done", "skipped_locked", "skipped_stale", "rejected_duplicates", "lost_locks", "unparseable",
-            "cancelled", "revived", "discarded", "rate_limited", "group_waiting");
+            "cancelled", "revived", "discarded", "rate_limited", "group_waiting",
+            "group_rate_limited");
 
     private final RedisCalls redis;
     private final RedisKeys keys;
@@ -235,7 +236,7 @@ public class QueueStore {
                     skippedDone + skippedLocked + skippedStale, skippedDone, skippedLocked, skippedStale,
                     c.count("rejected_duplicates"), c.count("lost_locks"), c.count("cancelled"), c.count("revived"),
                     c.count("discarded"), paused, c.count("rate_limited"),
-                    c.count("group_waiting"), waiting, waitingGroups, rateWindowStarts,
+                    c.count("group_waiting"), c.count("group_rate_limited"), waiting, waitingGroups, rateWindowStarts,
                     QueueControls.of(this.partitions.settings(partitions.get(q))), List.of()));
         }
         return stats;

@@ -80,9 +80,10 @@ public class RedisKeys {
     }
 
     /**
-     * The groups that have parked copies (group concurrency). claim.lua builds each group's own
+     * The groups that have parked copies (group concurrency, group rate limit). claim.lua builds each group's own
      * keys from {@link #base}: {@code group:<g>} (running executions, token -> id) and
-     * {@code parked:<g>} (copies waiting for a free slot of the group).
+     * {@code parked:<g>} (copies waiting for a free slot of the group); with a group rate limit
+     * {@code group-rate:<g>}, the group's sliding log of starts (token -> claim time, ms).
      */
     public String parkedGroups(Partition partition) {
         return base(partition) + "parked";

@@ -37,20 +37,21 @@ public final class ClaimScript {
      * @param rate         the queue's rate limit, or null for none
      * @param groupConcurrency most running executions per group, 0 for no limit
      * @param order        how the claim chooses between priority levels
+     * @param groupRate    the rate limit of each group, or null for none
      */
     public record Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
             long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes,
-            RateLimit rate, int groupConcurrency, PriorityOrder order) {
+            RateLimit rate, int groupConcurrency, PriorityOrder order, RateLimit groupRate) {
 
         /** A call for a queue without a rate limit or group concurrency that takes the highest priority level first. */
         public Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
                 long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
             this(partition, worker, max, moved, lockTtlMillis, freshnessMillis, dedupWindowMillis, resultRetentionMillis,
-                    outcomes, null, 0, PriorityOrder.STRICT);
+                    outcomes, null, 0, PriorityOrder.STRICT, null);
         }
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(12 + OUTCOME_FIELDS * outcomes.size());
+            List<String> args = new ArrayList<>(15 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
             args.add(partition.queue());
@@ -64,6 +65,8 @@ public final class ClaimScript {
             args.add(rate == null ? "0" : Long.toString(rate.window().toMillis()));
             args.add(Integer.toString(groupConcurrency));
             args.add(order == PriorityOrder.WEIGHTED ? "weighted" : "strict");
+            args.add(groupRate == null ? "0" : Integer.toString(groupRate.starts()));
+            args.add(groupRate == null ? "0" : Long.toString(groupRate.window().toMillis()));
             for (Outcome o : outcomes) {
                 args.add(o.claim().id());
                 args.add(o.claim().envelope());
@@ -111,7 +114,9 @@ public final class ClaimScript {
      * Claims held back by the queue's controls.
      *
      * @param by          what holds them
-     * @param waitMillis  with {@link HeldBy#RATE}: in how long (Redis's clock) the next start is allowed
+     * @param waitMillis  with {@link HeldBy#RATE}: in how long (Redis's clock) the next start is allowed;
+     *                    with {@link HeldBy#PARKED}: in how long at most a parked group's rate window frees,
+     *                    0 when no parked group waits for time alone
      */
     public record Held(HeldBy by, long waitMillis) {
 

@@ -82,6 +82,8 @@ public final class PartitionOwner {
     private boolean drained;
     /** Copies of full groups were parked at the last claim: a BLMOVE that brings nothing is followed by a claim call. */
     private boolean parkedWaiting;
+    /** With {@link #parkedWaiting}: when a parked group's rate window frees (ms from the last claim), 0 if none. */
+    private long parkedWaitMillis;
     /** A backoff or heartbeat wait is under way: nothing is sent until its timer fires. */
     private final Pause waiting = new Pause();
     /** Redis refused a claim for want of memory: outcomes go on alone until the backoff passes. */
@@ -247,7 +249,8 @@ public final class PartitionOwner {
         ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), claim, moved,
                 settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
                 settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group,
-                settings.rateLimit().orElse(null), settings.groupConcurrency(), settings.priorityOrder());
+                settings.rateLimit().orElse(null), settings.groupConcurrency(), settings.priorityOrder(),
+                settings.groupRateLimit().orElse(null));
         with.loop().script(call.script(with.keys())).onComplete(sent -> {
             callsInFlight--;
             if (claim > 0) {
@@ -305,6 +308,7 @@ public final class PartitionOwner {
      */
     private void hold(ClaimScript.Held held) {
         parkedWaiting = held.by() == ClaimScript.HeldBy.PARKED;
+        parkedWaitMillis = parkedWaiting ? held.waitMillis() : 0;
         switch (held.by()) {
             case NONE, PARKED -> {
                 return;
@@ -382,6 +386,10 @@ public final class PartitionOwner {
         free--;
         lastTurn = System.nanoTime();
         Duration wait = with.config().worker().blockTimeout();
+        if (parkedWaitMillis > 0 && parkedWaitMillis < wait.toMillis()) {
+            // only time frees that parked group: BLMOVE must not sleep past it on an idle queue
+            wait = Duration.ofMillis(parkedWaitMillis);
+        }
         Request blmove = Request.cmd(Command.BLMOVE).arg(with.keys().pending(partition))
                 .arg(with.keys().processing(partition, with.worker().id())).arg("RIGHT").arg("LEFT")
                 .arg(String.format(Locale.ROOT, "%.3f", wait.toMillis() / 1000.0));

@@ -74,7 +74,11 @@ function limits(q) {
     lines.push(q.groupWaiting > 0 ? ["groups ≤" + controls.groupConcurrency + " ·", q.groupWaiting + " waiting",
       "in " + q.waitingGroups + (q.waitingGroups === 1 ? " group" : " groups")] : ["groups ≤" + controls.groupConcurrency]);
   }
-  if (q.groupRateLimited > 0) lines.push(["group rate ·", "held " + q.groupRateLimited]);
+  if (controls.groupRateLimit) {
+    const [starts, window] = controls.groupRateLimit.split("/");
+    const limit = ["group rate ≤" + starts, "per " + window];
+    lines.push(q.groupRateLimited > 0 ? [limit[0], limit[1] + " ·", "held " + q.groupRateLimited] : limit);
+  }
   if (controls.timeoutMs) lines.push(["timeout " + duration(controls.timeoutMs)]);
   const levels = Object.entries(q.waitingByPriority || {}).sort(([a], [b]) => b - a);
   if (levels.length > 1) {

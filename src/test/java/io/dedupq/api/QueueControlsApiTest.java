@@ -57,12 +57,14 @@ class QueueControlsApiTest {
         assertEquals(1, governed.getInt("controls.partitions"));
         assertEquals("20/1m", governed.getString("controls.rateLimit"));
         assertEquals(1, governed.getInt("controls.groupConcurrency"));
+        assertEquals("30/1m", governed.getString("controls.groupRateLimit"));
         assertEquals("strict", governed.getString("controls.priorityOrder"));
         assertEquals(300_000, governed.getLong("controls.timeoutMs"));
 
         JsonPath plain = queue("flaky");
         assertNull(plain.get("controls.rateLimit"), "no rate limit");
         assertEquals(0, plain.getInt("controls.groupConcurrency"), "no group concurrency");
+        assertNull(plain.get("controls.groupRateLimit"), "no group rate limit");
         assertNull(plain.get("controls.timeoutMs"), "no timeout");
         assertEquals(0, plain.getLong("rateWindowStarts"));
         assertEquals("weighted", queue("ranked-weighted").getString("controls.priorityOrder"));

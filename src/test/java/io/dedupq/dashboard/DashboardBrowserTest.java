@@ -261,8 +261,8 @@ class DashboardBrowserTest {
     }
 
     /**
-     * The limits cell of the "governed" queue (two slots, rate limit 20/1m, one task per group, a
-     * 5 minute timeout) while both slots are busy: one task of a group runs and another of it waits
+     * The limits cell of the "governed" queue (two slots, rate limit 20/1m, one task per group and
+     * 30 starts of a group per minute, a 5 minute timeout) while both slots are busy: one task of a group runs and another of it waits
      * for the slot, an ungrouped one runs, and two wait in pending at priorities 9 and 1.
      */
     @Test
@@ -287,7 +287,7 @@ class DashboardBrowserTest {
             wait.until(ExpectedConditions.textToBePresentInElementLocated(limits, "priority 9: 1 · 1: 1"));
             // nothing starts while both slots are busy: the window's count holds still
             assertEquals(List.of("rate " + stat(queue, "rateWindowStarts") + "/20 per 1m",
-                    "groups ≤1 · 1 waiting in 1 group", "timeout 5m", "priority 9: 1 · 1: 1"),
+                    "groups ≤1 · 1 waiting in 1 group", "group rate ≤30 per 1m", "timeout 5m", "priority 9: 1 · 1: 1"),
                     browser.findElement(limits).findElements(By.tagName("div")).stream().map(line -> line.getText()).toList());
             assertEquals("—", browser.findElement(By.cssSelector("#queues tr[data-queue='doomed'] td[data-field='limits']"))
                     .getText(), "a queue without limits");

@@ -106,6 +106,66 @@ class ClaimControlsIT {
         return settings;
     }
 
+    /**
+     * group-rate-limit 3/1s on the payment queue of two worker JVMs, one SIGKILLed while the queue
+     * drains: no group has more than 3 starts (claim times on Redis's clock) in any 1 s window,
+     * every payment finishes, and no copy is left parked.
+     */
+    @Test
+    void noGroupStartsMoreThanItsRateAcrossWorkersEvenWhenOneIsKilled() throws Exception {
+        int perWindow = 3;
+        int groups = 4;
+        int tasks = 36;
+        Path run = DIR.resolve("group-rate-" + System.currentTimeMillis());
+        Files.createDirectories(run);
+        RedisProcess server = RedisProcess.start(run.resolve("redis"));
+        Map<String, String> settings = new LinkedHashMap<>(WorkerFleet.queueSettings(List.of("payment")));
+        settings.put("dedupq.queues.payment.group-rate-limit", perWindow + "/" + WINDOW_MS + "ms");
+        try (RedisProbe redisProbe = new RedisProbe(server.url());
+                WorkerFleet workers = new WorkerFleet(WorkerFleet.JAR, server.url(), run, pod -> settings, Map.of())) {
+            AppJvm first = workers.launchWorker();
+            AppJvm second = workers.launchWorker();
+            workers.awaitReady(first);
+            workers.awaitReady(second);
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < tasks; i++) {
+                String id = "group-rate-" + i;
+                ids.add(id);
+                redisProbe.lpush(RedisProbe.key("payment", "pending"), "{\"id\":\"" + id + "\",\"type\":\"payment\","
+                        + "\"payload\":{\"accountId\":\"nobody\",\"amount\":\"1.00\",\"currency\":\"EUR\",\"reference\":\"r\"},"
+                        + "\"attempt\":0,\"enqueuedAt\":1,\"group\":\"acct-" + (i % groups) + "\"}");
+            }
+            List<String> keys = tasks(ids);
+            FaultInjector.awaitCondition("a quarter of the payments started", Duration.ofSeconds(30),
+                    () -> redisProbe.hgetAll(keys, "startedAt").stream().filter(Objects::nonNull).count() >= tasks / 4);
+            first.kill();
+            FaultInjector.awaitCondition("every payment finished", Duration.ofSeconds(60),
+                    () -> redisProbe.hgetAll(keys, "status").stream().allMatch("failed"::equals));
+
+            List<String> begun = redisProbe.hgetAll(keys, "startedAt");
+            long reruns = redisProbe.hgetAll(keys, "attempts").stream().filter(a -> !"1".equals(a)).count();
+            System.out.println("group rate limit: " + tasks + " payments in " + groups + " groups, " + reruns
+                    + " started again after the kill, " + redisProbe.hgetAll(List.of(RedisProbe.key("payment", "stats")),
+                            "group_rate_limited") + " set aside by the limit");
+            for (int g = 0; g < groups; g++) {
+                List<Long> starts = new ArrayList<>();
+                for (int i = g; i < tasks; i += groups) {
+                    starts.add(Long.parseLong(begun.get(i)));
+                }
+                Collections.sort(starts);
+                for (int i = 0; i + perWindow < starts.size(); i++) {
+                    long span = starts.get(i + perWindow) - starts.get(i);
+                    assertTrue(span >= WINDOW_MS, "group acct-" + g + ": " + (perWindow + 1) + " starts within " + span
+                            + " ms: " + starts);
+                }
+            }
+            assertEquals(List.of(), redisProbe.keys(RedisProbe.key("payment", "parked*")), "no copy is left parked");
+            assertTrue(workers.crashes().isEmpty(), workers.crashes().toString());
+        } finally {
+            server.stop();
+        }
+    }
+
     private static List<String> tasks(List<String> ids) {
         return ids.stream().map(id -> RedisProbe.key("payment", "task:" + id)).toList();
     }

@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * claim.lua's controls, with raw script calls: a paused queue starts nothing (a BLMOVE'd copy
  * goes back where it came from) but still records outcomes; a rate limit starts at most N tasks
  * per window on Redis's clock, says how long to wait, and leaves the rest waiting untouched.
+ * Group concurrency and the group rate limit park a full group's copies while other groups flow.
  */
 class ClaimControlsContractTest {
 
@@ -48,10 +49,23 @@ class ClaimControlsContractTest {
     }
 
     private ClaimScript.Reply claim(int max, String moved, RateLimit rate, int groupConcurrency, List<Outcome> outcomes) {
+        return claim(max, moved, rate, groupConcurrency, null, outcomes);
+    }
+
+    private ClaimScript.Reply claim(int max, String moved, RateLimit rate, int groupConcurrency, RateLimit groupRate,
+            List<Outcome> outcomes) {
         lab.call("ZADD", keys.workers(partition), now, WORKER);
         ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, TTL, FRESHNESS, WINDOW, WINDOW, outcomes,
-                rate, groupConcurrency, PriorityOrder.STRICT).script(keys);
+                rate, groupConcurrency, PriorityOrder.STRICT, groupRate).script(keys);
         return ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
+    }
+
+    private ClaimScript.Reply claimGroupRated(int groupConcurrency, RateLimit groupRate, List<Outcome> outcomes) {
+        return claim(8, "", null, groupConcurrency, groupRate, outcomes);
+    }
+
+    private String groupRateLog(String group) {
+        return keys.base(partition) + "group-rate:" + group;
     }
 
     private ClaimScript.Reply claim(int max, RateLimit rate) {
@@ -79,6 +93,15 @@ class ClaimControlsContractTest {
 
     private String parked(String group) {
         return keys.base(partition) + "parked:" + group;
+    }
+
+    /** n fresh task ids, prefix1 .. prefixN. */
+    private static List<String> fresh(String prefix, int n) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            ids.add(uniqueId(prefix + i));
+        }
+        return ids;
     }
 
     private static List<String> ids(ClaimScript.Reply reply) {
@@ -304,5 +327,96 @@ class ClaimControlsContractTest {
 
         assertEquals(List.of(odd, a1, a2), ids(claimGrouped(0, List.of())), "group-concurrency 0: no limit");
         assertFalse(lab.exists(keys.base(partition) + "group:acc-A"), "and no group keys");
+    }
+
+    @Test
+    void aGroupRateLimitStartsAtMostNOfAGroupPerWindowWhileOtherGroupsFlow() {
+        List<String> a = fresh("a", 3);
+        String b1 = uniqueId("b1");
+        String loose = uniqueId("loose");
+        a.forEach(id -> pending(grouped(id, "acc-A")));
+        pending(grouped(b1, "acc-B"), Envelopes.flaky(loose, 0));
+
+        ClaimScript.Reply reply = claimGroupRated(0, TWO_A_MINUTE, List.of());
+
+        assertEquals(List.of(a.get(0), a.get(1), b1, loose), ids(reply), "two of A fill its window; B and the ungrouped task run");
+        assertEquals(List.of(grouped(a.get(2), "acc-A")), lab.lrange(parked("acc-A")), "the third of A waits aside");
+        assertNull(lab.hget(keys.task(partition, a.get(2)), "attempts"), "parked, not started: no attempt counted");
+        assertEquals("1", lab.hget(keys.stats(partition), "group_rate_limited"));
+        assertEquals("1", lab.hget(keys.stats(partition), "group_waiting"));
+        assertEquals(ClaimScript.HeldBy.PARKED, reply.held().by());
+        long wait = reply.held().waitMillis();
+        assertTrue(wait > 0 && wait <= 60_000, "an idle owner looks again when A's window frees: " + wait);
+        List<String> log = lab.zrange(groupRateLog("acc-A"));
+        assertEquals(List.of(reply.claims().get(0).token(), reply.claims().get(1).token()), log, "one entry per start");
+        assertEquals(Long.parseLong(lab.hget(keys.task(partition, a.get(0)), "startedAt")),
+                lab.zscore(groupRateLog("acc-A"), log.get(0)).longValue(), "scored by the claim's time on Redis's clock");
+        long ttl = lab.pttl(groupRateLog("acc-A"));
+        assertTrue(ttl > 0 && ttl <= 60_000, "the log expires with the window: " + ttl);
+        assertFalse(lab.exists(keys.base(partition) + "group:acc-A"), "no group concurrency: no slots kept");
+        assertFalse(lab.exists(keys.rate(partition)), "no queue rate limit: no queue log");
+    }
+
+    @Test
+    void aParkedCopyStartsOnceItsGroupsWindowHasSlidWithoutAnyOutcome() {
+        List<String> a = fresh("a", 2);
+        a.forEach(id -> pending(grouped(id, "acc-A")));
+        RateLimit one = new RateLimit(1, Duration.ofMinutes(1));
+        String token = claimGroupRated(0, one, List.of()).claims().get(0).token();
+        ClaimScript.Reply full = claimGroupRated(0, one, List.of());
+        assertEquals(List.of(), full.claims(), "A's window is full");
+        assertEquals(ClaimScript.HeldBy.PARKED, full.held().by());
+        assertTrue(full.held().waitMillis() > 0, "looking at a parked group tells when it frees too");
+        assertEquals("1", lab.hget(keys.stats(partition), "group_rate_limited"), "a copy is counted once, when set aside");
+
+        // a1's start, moved back in time by exactly one window (Redis's clock moves on meanwhile)
+        lab.call("ZADD", groupRateLog("acc-A"), lab.serverMillis() - 60_000, token);
+
+        ClaimScript.Reply later = claimGroupRated(0, one, List.of());
+        assertEquals(a.subList(1, 2), ids(later), "a window after a1 started, a2 starts; a1 is still running");
+        assertEquals(List.of(later.claims().get(0).token()), lab.zrange(groupRateLog("acc-A")), "the old start is trimmed");
+        assertFalse(lab.exists(parked("acc-A")));
+        assertEquals(List.of(), lab.smembers(keys.parkedGroups(partition)));
+        assertEquals("0", lab.hget(keys.stats(partition), "group_waiting"));
+        assertEquals(ClaimScript.HeldBy.NONE, later.held().by(), "nothing parked: BLMOVE may wait its whole timeout");
+    }
+
+    @Test
+    void theWaitIsUntilTheSoonestParkedGroupFrees() {
+        List<String> a = fresh("a", 2);
+        List<String> b = fresh("b", 2);
+        RateLimit one = new RateLimit(1, Duration.ofMinutes(1));
+        pending(grouped(a.get(0), "acc-A"), grouped(b.get(0), "acc-B"));
+        String token = claimGroupRated(0, one, List.of()).claims().get(0).token();
+        // A's start half a window ago: A frees in 30 s, B in a minute
+        lab.call("ZADD", groupRateLog("acc-A"), lab.serverMillis() - 30_000, token);
+        pending(grouped(a.get(1), "acc-A"), grouped(b.get(1), "acc-B"));
+
+        ClaimScript.Reply reply = claimGroupRated(0, one, List.of());
+
+        assertEquals(List.of(), reply.claims());
+        long wait = reply.held().waitMillis();
+        assertTrue(wait > 0 && wait <= 30_000, "A frees first: " + wait);
+    }
+
+    @Test
+    void withBothGroupLimitsEachHoldsItsOwn() {
+        List<String> a = fresh("a", 3);
+        a.forEach(id -> pending(grouped(id, "acc-A")));
+
+        ClaimScript.Reply first = claimGroupRated(1, TWO_A_MINUTE, List.of());
+        assertEquals(a.subList(0, 1), ids(first), "one at a time although the window has room for two");
+        assertNull(lab.hget(keys.stats(partition), "group_rate_limited"), "set aside by the concurrency, not the rate");
+        assertEquals(0, first.held().waitMillis(), "only an outcome or an expired lock frees A: no time to wait for");
+
+        claimGroupRated(1, TWO_A_MINUTE, List.of(succeeded(first.claims().get(0))));
+        ClaimScript.Reply second = claimGroupRated(1, TWO_A_MINUTE, List.of());
+        assertEquals(a.subList(1, 2), ids(second));
+
+        claimGroupRated(1, TWO_A_MINUTE, List.of(succeeded(second.claims().get(0))));
+        ClaimScript.Reply third = claimGroupRated(1, TWO_A_MINUTE, List.of());
+        assertEquals(List.of(), third.claims(), "A has a free slot, but its window holds two starts");
+        assertEquals(List.of(grouped(a.get(2), "acc-A")), lab.lrange(parked("acc-A")));
+        assertTrue(third.held().waitMillis() > 0, "time frees A now");
     }
 }

@@ -59,7 +59,7 @@ class PriorityContractTest {
     private List<String> claim(int max, String moved, PriorityOrder order) {
         lab.call("ZADD", keys.workers(partition), lab.serverMillis(), WORKER);
         ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, 60_000, 10_000, WINDOW, WINDOW, List.of(),
-                null, 0, order).script(keys);
+                null, 0, order, null).script(keys);
         return ClaimScript.Reply.read(lab.eval(call)).claims().stream().map(Claim::id).toList();
     }
 
