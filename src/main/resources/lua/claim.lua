@@ -461,9 +461,10 @@ end
 -- envelope; failed, dead: the dead-letter record. delay: retrying: in how long it is due (ms)
 local function record(id, envelope, token, outcome, detail, nextRecord, delay)
   local lockKey, taskKey = base .. 'lock:' .. id, base .. 'task:' .. id
-  local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy', 'cancelledBy')
+  local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
   if owner[1] ~= token then
-    if owner[3] == token then
+    -- read only here: the owner's outcome, nearly every one, pays for no third field
+    if redis.call('HGET', taskKey, 'cancelledBy') == token then
       -- cancelled while it ran (cancel.lua): the task is terminal already; only the copy goes
       redis.call('LREM', KEYS[2], '-1', envelope)
       return 2

@@ -140,7 +140,7 @@ final class LuaMutations {
                     "if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then", "if true then"),
             new LuaMutation(CLAIM, "a dead task is not dead-lettered", "redis.call('LPUSH', KEYS[5], nextRecord)", ""),
             new LuaMutation(CLAIM, "lost locks not counted", "count('lost_locks')", ""),
-            new LuaMutation(CLAIM, "a cancelled execution's outcome is recorded over the cancel", "if owner[3] == token then", "if false then"),
+            new LuaMutation(CLAIM, "a cancelled execution's outcome is recorded over the cancel", "if redis.call('HGET', taskKey, 'cancelledBy') == token then", "if false then"),
             new LuaMutation(CLAIM, "a cancelled execution's copy stays in its list",
                     "redis.call('LREM', KEYS[2], '-1', envelope)\n      return 2", "return 2"),
             new LuaMutation(CLAIM, "a cancelled execution's outcome answered as recorded", "return 2", "return 1"),
