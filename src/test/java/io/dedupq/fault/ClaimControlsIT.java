@@ -52,15 +52,7 @@ class ClaimControlsIT {
         fleet.awaitReady(second);
 
         assertEquals(200, api.sendUntilAnswered("POST", "/api/queues/payment/pause", null).statusCode());
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < TASKS; i++) {
-            String id = "controls-" + i;
-            ids.add(id);
-            // no such account: a quick permanent failure
-            probe.lpush(RedisProbe.key("payment", "pending"), "{\"id\":\"" + id + "\",\"type\":\"payment\",\"payload\":"
-                    + "{\"accountId\":\"nobody\",\"amount\":\"1.00\",\"currency\":\"EUR\",\"reference\":\"r\"},"
-                    + "\"attempt\":0,\"enqueuedAt\":1,\"group\":\"acct-" + (i % GROUPS) + "\"}");
-        }
+        List<String> ids = probe.pushFailingPayments("controls-", TASKS, GROUPS);
         // a few claim cycles (block timeout 1 s) of three workers, each blocked on the empty queue when the pause came
         Thread.sleep(3_000);
         assertEquals(TASKS, probe.llen(RedisProbe.key("payment", "pending")), "paused: every payment still waits");
@@ -127,14 +119,7 @@ class ClaimControlsIT {
             AppJvm second = workers.launchWorker();
             workers.awaitReady(first);
             workers.awaitReady(second);
-            List<String> ids = new ArrayList<>();
-            for (int i = 0; i < tasks; i++) {
-                String id = "group-rate-" + i;
-                ids.add(id);
-                redisProbe.lpush(RedisProbe.key("payment", "pending"), "{\"id\":\"" + id + "\",\"type\":\"payment\","
-                        + "\"payload\":{\"accountId\":\"nobody\",\"amount\":\"1.00\",\"currency\":\"EUR\",\"reference\":\"r\"},"
-                        + "\"attempt\":0,\"enqueuedAt\":1,\"group\":\"acct-" + (i % groups) + "\"}");
-            }
+            List<String> ids = redisProbe.pushFailingPayments("group-rate-", tasks, groups);
             List<String> keys = tasks(ids);
             FaultInjector.awaitCondition("a quarter of the payments started", Duration.ofSeconds(30),
                     () -> redisProbe.hgetAll(keys, "startedAt").stream().filter(Objects::nonNull).count() >= tasks / 4);

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -60,15 +59,8 @@ class ClockShiftIT {
         // the normal worker's reaper judges others only after it has beaten for a full expiry
         Thread.sleep(WorkerFleet.HEARTBEAT_EXPIRY.plusSeconds(1).toMillis());
 
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < TASKS; i++) {
-            String id = "shift-" + i;
-            ids.add(id);
-            // no such account: a quick permanent failure, one outcome line per execution
-            probe.lpush(RedisProbe.key("payment", "pending"), "{\"id\":\"" + id + "\",\"type\":\"payment\",\"payload\":"
-                    + "{\"accountId\":\"nobody\",\"amount\":\"1.00\",\"currency\":\"EUR\",\"reference\":\"r\"},"
-                    + "\"attempt\":0,\"enqueuedAt\":1}");
-        }
+        // one outcome line per execution
+        List<String> ids = probe.pushFailingPayments("shift-", TASKS, 0);
         FaultInjector.awaitCondition("every task executed", Duration.ofMinutes(3),
                 () -> executions(List.of(normal, shifted)).size() == TASKS
                         && probe.llen(RedisProbe.key("payment", "pending")) == 0);

@@ -54,6 +54,24 @@ final class RedisProbe implements AutoCloseable {
         send(Request.cmd(Command.LPUSH).arg(key).arg(value));
     }
 
+    /**
+     * Pushes {@code count} payments {@code <idPrefix><n>} onto the payment queue's pending list,
+     * payment {@code n} in group {@code acct-<n % groups>} (no group with {@code groups} 0). Their
+     * account does not exist: each execution is a quick permanent failure, one outcome apiece.
+     * Returns their ids in order.
+     */
+    List<String> pushFailingPayments(String idPrefix, int count, int groups) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String id = idPrefix + i;
+            ids.add(id);
+            lpush(key("payment", "pending"), "{\"id\":\"" + id + "\",\"type\":\"payment\",\"payload\":"
+                    + "{\"accountId\":\"nobody\",\"amount\":\"1.00\",\"currency\":\"EUR\",\"reference\":\"r\"},"
+                    + "\"attempt\":0,\"enqueuedAt\":1" + (groups == 0 ? "" : ",\"group\":\"acct-" + i % groups + "\"") + "}");
+        }
+        return ids;
+    }
+
     List<String> lrange(String key) {
         return strings(send(Request.cmd(Command.LRANGE).arg(key).arg(0).arg(-1)));
     }
