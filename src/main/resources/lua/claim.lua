@@ -31,29 +31,29 @@
   Unparseable envelopes go to the dead list as they are; the wake-up entry 'dedupq:wake' that
   enqueue.lua leaves on KEYS[1] for an idle worker is removed and not counted.
 
-  Controls, checked atomically with the claim (allowance()): while the queue is paused (KEYS[8]
-  exists) nothing is claimed; with a rate limit (ARGV[10] starts per ARGV[11] ms) the claim
-  starts at most as many tasks as the sliding log KEYS[9] has room for in the window ending now
+  Controls, checked atomically with the claim: while the queue is paused (<base>paused
+  exists) nothing is claimed; with a rate limit (rate=N/W in ARGV[10]: N starts per W ms) the claim
+  starts at most as many tasks as the sliding log <base>rate has room for in the window ending now
   (entries are claim times, one per started task; older ones are trimmed here). A claim held by
   either gives a BLMOVE'd copy back to the end of pending it came from, so order is kept and the
   copy's attempt is unchanged.
 
-  Group concurrency (ARGV[12] = N > 0): a copy whose envelope names a valid "group" starts only
+  Group concurrency (group-concurrency=N in ARGV[10]): a copy whose envelope names a valid "group" starts only
   while fewer than N executions of that group hold their lock. The group's executions are kept
   in the hash <base>group:<g> (token -> id); an entry counts while lock:<id> still holds its
   token, so a slot frees itself when the execution ends or its lock expires (a crashed worker's
   after the lock TTL), and dead entries are removed when met. A copy of a full group is parked:
-  moved to the list <base>parked:<g> (its group named in the set KEYS[10]) instead of
+  moved to the list <base>parked:<g> (its group named in the set <base>parked) instead of
   running, so other groups keep flowing. Every claim first takes parked copies of up to 16
-  groups (picked at random from KEYS[10]), oldest first, as many as their group has free
+  groups (picked at random from <base>parked), oldest first, as many as their group has free
   slots (claimParked()), then goes on with pending. A call whose outcome freed a slot of a group
   with parked copies answers drained 0, so its owner claims again at once instead of blocking
   on BLMOVE (the claim ran before the outcome was recorded). Whatever freed the slot (an
   outcome, an expired lock, the reaper's requeue), the next claim call of any worker takes the
   copy. The stats field group_waiting counts the parked copies.
 
-  Group rate limit (ARGV[14] = N > 0 starts per ARGV[15] ms): a copy of a valid group starts
-  only while the group's sliding log <base>group-rate:<g> (token -> claim time, like KEYS[9])
+  Group rate limit (group-rate=N/W in ARGV[10]: N starts per W ms): a copy of a valid group starts
+  only while the group's sliding log <base>group-rate:<g> (token -> claim time, like <base>rate)
   holds fewer than N starts in the window ending now; otherwise it is parked as above (counted
   in group_rate_limited too). Both group limits apply when both are set. The log expires one
   window after the group's last start. Only time frees such a group: the call that meets one
@@ -68,9 +68,13 @@
   make its own heartbeat look stale or fresh, or a retry early or late.
 
   Priorities: each level 0 (lowest) .. 9 (highest) has its own pending list, KEYS[1] for the
-  default level 5 and KEYS[1]:<level> for the others; FIFO within each. One EXISTS per call
-  finds whether any other level has tasks; when none has, the call takes from KEYS[1] alone.
-  Otherwise strict takes from the highest list that is not empty; weighted picks the list of each
+  default level 5 and KEYS[1]:<level> for the others; FIFO within each. The set <base>levels
+  names the other levels whose lists may hold tasks: whoever pushes onto such a list adds its
+  level (enqueue.lua, promote.lua, requeue.lua, revive.lua, a producer of its own), and a claim
+  that finds the list gone removes it. When the set is empty, as on a queue that uses no
+  priorities, the call takes from KEYS[1] alone: one read of a key that does not exist. (promote.lua
+  adds the level of a list that has tasks but is not in the set, so a producer that forgot the
+  set is late, never lost.) Otherwise strict takes from the highest list that is not empty; weighted picks the list of each
   copy by turns, a level's share of the turns being its level + 1 among the lists that are not
   empty, so no level with tasks waits for ever. The turn counter {p:Q}:priority-turn, shared by
   the workers, grows by one per pick (INCR). A copy BLMOVE took from KEYS[1] runs with the call
@@ -84,10 +88,12 @@
   KEYS[5] dead list           {p:Q}:dead
   KEYS[6] queue's workers     {p:Q}:workers  worker id -> last heartbeat (ms)
   KEYS[7] delayed zset        {p:Q}:delayed
-  KEYS[8] paused flag         {p:Q}:paused  (exists while the queue is paused)
-  KEYS[9] rate log zset       {p:Q}:rate    (token -> claim time, ms, of the starts in the window)
-  KEYS[10] parked groups set  {p:Q}:parked  (groups with copies in <base>parked:<g>)
-  ARGV[1] key base            "{p:Q}:"  (lock:, done:, task: keys are built from it; same slot)
+  ARGV[1] key base            "{p:Q}:"  (same slot as KEYS): the script builds from it
+          lock:<id>, done:<id>, task:<id>, and the keys of the controls, each read only when
+          it matters: paused (exists while the queue is paused), levels (see Priorities), rate
+          (token -> claim time, ms, of the starts in the window), parked (groups with copies in
+          parked:<g>), group:<g>, group-rate:<g>. Every key or argument costs the call about as
+          much as a small command, so none is sent that the plain path does not read.
   ARGV[2] worker id (lock token = <worker>:<fence>)
   ARGV[3] queue name
   ARGV[4] max tasks to claim, 0 for none; copies dropped on the way do not count, but at most
@@ -97,13 +103,12 @@
   ARGV[7] an envelope already moved to processing by BLMOVE (it counts toward ARGV[4]), or ""
   ARGV[8] dedup window (ms): how long the done marker stays
   ARGV[9] result retention (ms, at most the window): how long a finished task's hash stays
-  ARGV[10] rate limit: most starts per window, 0 for no limit
-  ARGV[11] rate window (ms)
-  ARGV[12] group concurrency: most running executions per group, 0 for no limit
-  ARGV[13] priority order: strict | weighted (see Priorities)
-  ARGV[14] group rate limit: most starts per group per window, 0 for no limit
-  ARGV[15] group rate window (ms)
-  ARGV[16 ..] the outcomes, one after the other, each with what its kind needs:
+  ARGV[10] the queue's controls, "" for none, else space-separated name=value:
+          rate=<N>/<W ms>            at most N starts per sliding window of W ms
+          group-concurrency=<N>      at most N running executions per group
+          group-rate=<N>/<W ms>      at most N starts per group per sliding window of W ms
+          order=weighted             priority order between levels (strict when not named)
+  ARGV[11 ..] the outcomes, one after the other, each with what its kind needs:
     id, envelope, token, outcome, then
       succeeded: result                    (result JSON, or "" for none)
       retrying:  error, next, delay        (the next envelope, attempt + 1; in how long it is due, ms)
@@ -112,24 +117,27 @@
     (envelope: as claimed, removed from the processing list; token: lock token of that execution).
     Every argument costs Redis an allocation each way, so an outcome sends only those its kind uses
 
-  Returns { recorded, registered, drained, deadLettered, dropped, held, claim... }:
-    recorded      one entry per outcome, in order: 1 recorded, 0 that execution had lost its task,
-                  2 the task was cancelled while it ran (cancel.lua): the outcome is discarded, its copy removed
+  Returns one flat array (a nested one costs Redis's reply about as much as a command):
+    { registered, drained, deadLettered, held reason, held wait, n, recorded x n, m, dropped x m, claim... }
     registered    1, or 0 when the heartbeat was stale and nothing was claimed
     drained       1 when pending ran empty during the claim (or nothing was asked for), unless an
                   outcome freed a group slot that a parked copy waits for
     deadLettered  how many unparseable envelopes went to the dead list
-    dropped       (type, reason) per dropped copy, reason done | locked | stale
-    held          { reason, wait }: reason "" (claims not held), "paused", or "rate" (the window
+    held          reason, wait: reason "" (claims not held), "paused", or "rate" (the window
                   is full: wait is the ms until its oldest start leaves it), or "parked" (not
                   held, but pending is drained while copies are parked: look again after BLMOVE's
                   wait, and at the latest after wait ms when wait > 0: then a group whose rate
                   window is full frees by then). A call that the full
                   window stopped short of its ARGV[4] counts rate_limited in the stats hash
+    recorded      n = the number of outcomes, then one entry per outcome, in order: 1 recorded, 0 that
+                  execution had lost its task, 2 the task was cancelled while it ran (cancel.lua):
+                  the outcome is discarded, its copy removed
+    dropped       m = the number of dropped copies, then (type, reason) per dropped copy, reason
+                  done | locked | stale
     claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
 local base, worker, queue, limit, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
-local moved, window, retention, order = ARGV[7], ARGV[8], ARGV[9], ARGV[13]
+local moved, window, retention = ARGV[7], ARGV[8], ARGV[9]
 -- the done marker holds the outcome as a small integer: Redis shares those, so it costs no value
 -- of its own (enqueue.lua and QueueStore read it back: 1 succeeded, 2 failed, 3 dead, 4 cancelled)
 local MARKS = { succeeded = '1', failed = '2', dead = '3' }
@@ -147,315 +155,56 @@ end
 
 -- controls ------------------------------------------------------------------------------------
 
-local rateMax, rateWindow = tonumber(ARGV[10]), tonumber(ARGV[11])
-local held = { '', 0 }
+local rateMax, rateWindow, groupMax, groupRateMax, groupRateWindow, order = 0, 0, 0, 0, 0, 'strict'
+
+-- what a call makes, functions, tables, strings, it pays for (and Redis's Lua collector after it):
+-- the plain path makes only what it uses
+if ARGV[10] ~= '' then
+  -- N/W: N per window of W ms
+  local function perWindow(value)
+    local n, w = string.match(value, '^(%d+)/(%d+)$')
+    return tonumber(n), tonumber(w)
+  end
+  for name, value in string.gmatch(ARGV[10], '(%S+)=(%S+)') do
+    if name == 'rate' then rateMax, rateWindow = perWindow(value)
+    elseif name == 'group-concurrency' then groupMax = tonumber(value)
+    elseif name == 'group-rate' then groupRateMax, groupRateWindow = perWindow(value)
+    elseif name == 'order' then order = value
+    else return redis.error_reply('claim.lua: unknown control ' .. name) end
+  end
+end
+local pausedKey, levelsKey = base .. 'paused', base .. 'levels'
+local rateKey = rateMax > 0 and base .. 'rate'
+-- why claims are held, and for how long (the reply's held)
+local heldBy, heldFor = '', 0
 
 -- ms until the oldest start of the sliding log at key leaves its window (at least 1)
-local function windowWait(key, windowMs)
-  local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  return math.max(1, tonumber(oldest[2]) + windowMs - nowMs)
-end
-
--- how many tasks this call may start: 0 while paused or while the rate window is full
-local function allowance()
-  if redis.call('EXISTS', KEYS[8]) == 1 then
-    held = { 'paused', 0 }
-    return 0
+local windowWait
+if rateMax > 0 or groupRateMax > 0 then
+  function windowWait(key, windowMs)
+    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+    return math.max(1, tonumber(oldest[2]) + windowMs - nowMs)
   end
-  if rateMax == 0 then return limit end
-  redis.call('ZREMRANGEBYSCORE', KEYS[9], '-inf', string.format('%d', nowMs - rateWindow))
-  local room = rateMax - redis.call('ZCARD', KEYS[9])
-  if room <= 0 then
-    held = { 'rate', windowWait(KEYS[9], rateWindow) }
-    count('rate_limited')
-  end
-  return math.max(0, room)
 end
 
--- a start under the rate limit: its claim time enters the log
-local function logStart(token)
-  redis.call('ZADD', KEYS[9], now, token)
-end
-
--- claims ----------------------------------------------------------------------------------------
-
-local claimed, dropped, taken, dead, started = {}, {}, 0, 0, 0
-
--- a non-negative integer below 2^53, or nil: anything else a producer sends is not trusted
-local function whole(value)
-  local n = tonumber(value)
-  if n and n == n and n >= 0 and n <= 9007199254740992 and n % 1 == 0 then return n end
-  return nil
-end
-
-local function valid_id(id)
-  return type(id) == 'string' and #id >= 1 and #id <= 128 and string.match(id, '^[%w][%w%._:%-]*$') ~= nil
-end
-
--- fences for this call are reserved with one INCRBY, for as many locks as it may still take, at
--- its first lock: one call however many tasks it claims; the numbers it does not use are skipped
--- (fences only have to grow)
-local fence
-
-local function nextFence()
-  if not fence then
-    fence = redis.call('INCRBY', KEYS[3], string.format('%d', limit - taken)) - (limit - taken)
-  end
-  return fence + 1
-end
-
--- counts and other numbers go to redis.call as text: Lua would format them with '%.14g', costly in glibc
-local function drop(raw, taskType, reason)
-  redis.call('LREM', KEYS[2], '1', raw)
-  count('skipped_' .. reason)
-  dropped[#dropped + 1] = taskType
-  dropped[#dropped + 1] = reason
-end
-
-local groupMax = tonumber(ARGV[12])
-local groupRateMax, groupRateWindow = tonumber(ARGV[14]), tonumber(ARGV[15])
-local grouped = groupMax > 0 or groupRateMax > 0
--- ms until the soonest rate-full group met in this call frees, 0 when none was met
-local parkedWait = 0
--- a claim looks at this many groups with parked copies
-local PARKED_GROUPS_PER_CALL = 16
-
--- executions of group g that still hold their lock; entries of the others are removed
-local function groupRunning(g)
-  local key = base .. 'group:' .. g
-  local entries = redis.call('HGETALL', key)
-  local n = 0
-  for k = 1, #entries, 2 do
-    if redis.call('GET', base .. 'lock:' .. entries[k + 1]) == entries[k] then
-      n = n + 1
-    else
-      redis.call('HDEL', key, entries[k])
+-- how many tasks this call may start under the rate limit: 0 while its window is full
+local rateRoom
+if rateMax > 0 then
+  function rateRoom()
+    redis.call('ZREMRANGEBYSCORE', rateKey, '-inf', string.format('%d', nowMs - rateWindow))
+    local room = rateMax - redis.call('ZCARD', rateKey)
+    if room <= 0 then
+      heldBy, heldFor = 'rate', windowWait(rateKey, rateWindow)
+      count('rate_limited')
     end
+    return math.max(0, room)
   end
-  return n
-end
-
--- how many more copies of group g may start now under both group limits, and whether its rate
--- window is what stops it (then parkedWait learns when that frees)
-local function groupRoom(g)
-  local room = groupMax > 0 and groupMax - groupRunning(g) or math.huge
-  if groupRateMax == 0 or room <= 0 then return room, false end
-  local key = base .. 'group-rate:' .. g
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', nowMs - groupRateWindow))
-  room = math.min(room, groupRateMax - redis.call('ZCARD', key))
-  if room > 0 then return room, false end
-  local wait = windowWait(key, groupRateWindow)
-  if parkedWait == 0 or wait < parkedWait then parkedWait = wait end
-  return room, true
-end
-
--- the copy's group when it is limited and full: it is parked and nil returned; else the group to join (or nil)
-local function groupOf(raw, env)
-  if not grouped or type(env.group) ~= 'string' or not valid_id(env.group) then return nil, false end
-  local room, rateFull = groupRoom(env.group)
-  if room > 0 then return env.group, false end
-  redis.call('LREM', KEYS[2], '1', raw)
-  redis.call('LPUSH', base .. 'parked:' .. env.group, raw)
-  redis.call('SADD', KEYS[10], env.group)
-  count('group_waiting')
-  if rateFull then count('group_rate_limited') end
-  return nil, true
-end
-
--- a started execution takes its group's slot and enters its group's rate log
-local function joinGroup(g, token, id)
-  if groupMax > 0 then redis.call('HSET', base .. 'group:' .. g, token, id) end
-  if groupRateMax > 0 then
-    local key = base .. 'group-rate:' .. g
-    redis.call('ZADD', key, now, token)
-    -- the log outlives no window: an idle group keeps no key
-    redis.call('PEXPIRE', key, string.format('%d', groupRateWindow))
-  end
-end
-
-local function take(raw)
-  local ok, env = pcall(cjson.decode, raw)
-  if not ok or type(env) ~= 'table' or not valid_id(env.id) or type(env.type) ~= 'string' then
-    redis.call('LREM', KEYS[2], '1', raw)
-    redis.call('LPUSH', KEYS[5], cjson.encode({ id = cjson.null, error = 'unparseable envelope',
-      failedAt = tonumber(now), envelope = raw }))
-    dead = dead + 1
-    return
-  end
-  local attempt = whole(env.attempt) or 0
-  local taskKey = base .. 'task:' .. env.id
-  local lockKey = base .. 'lock:' .. env.id
-  if redis.call('EXISTS', base .. 'done:' .. env.id) == 1 then
-    return drop(raw, env.type, 'done')
-  end
-  local known = redis.call('HMGET', taskKey, 'attempt', 'attempts')
-  local current = tonumber(known[1])
-  if current and current > attempt then
-    return drop(raw, env.type, 'stale')
-  end
-  local group, parked = groupOf(raw, env)
-  if parked then return end
-  local candidate = nextFence()
-  -- '%d', not '%.0f' or Lua's own number-to-string: glibc's floating-point formatting costs several times more
-  local token = prefix .. string.format('%d', candidate)
-  if not redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
-    return drop(raw, env.type, 'locked')
-  end
-  fence = candidate
-  if group then joinGroup(group, token, env.id) end
-  local attemptText = attempt == 0 and '0' or string.format('%d', attempt)
-  local attempts = tonumber(known[2])
-  if attempts then
-    -- the token names the worker too (<worker>:<fence>)
-    redis.call('HSET', taskKey, 'status', 'running', 'attempt', attemptText, 'token', token, 'startedAt', now,
-      'attempts', string.format('%d', attempts + 1))
-  else
-    -- pushed straight onto the list by a producer (enqueue.lua always writes attempts): the hash starts here
-    local enqueuedAt = whole(env.enqueuedAt)
-    redis.call('HSET', taskKey, 'id', env.id, 'type', env.type, 'queue', queue,
-      'enqueuedAt', enqueuedAt and string.format('%d', enqueuedAt) or now, 'status', 'running',
-      'attempt', attemptText, 'token', token, 'startedAt', now, 'attempts', '1')
-    local level = env.priority
-    if type(level) == 'number' and level % 1 == 0 and level >= 0 and level <= 9 and level ~= 5 then
-      redis.call('HSET', taskKey, 'priority', string.format('%d', level))
-    end
-  end
-  claimed[#claimed + 1] = env.id
-  claimed[#claimed + 1] = raw
-  claimed[#claimed + 1] = token
-  claimed[#claimed + 1] = candidate
-  claimed[#claimed + 1] = env.type
-  taken = taken + 1
-  started = started + 1
-  if rateMax > 0 then logStart(token) end
-end
-
--- priorities ----------------------------------------------------------------------------------
-
-local WAKE = 'dedupq:wake'
--- the levels, highest first, as text: a number in a concatenation is formatted with '%.14g',
--- which cost more than the EXISTS below
-local LEVELS = { '9', '8', '7', '6', '5', '4', '3', '2', '1', '0' }
-
--- the pending lists with tasks, highest level first, each with its weight (level + 1); the
--- default level's alone when no other level has tasks (one EXISTS)
-local function waitingLists()
-  local others = {}
-  for _, level in ipairs(LEVELS) do
-    if level ~= '5' then others[#others + 1] = KEYS[1] .. ':' .. level end
-  end
-  if redis.call('EXISTS', unpack(others)) == 0 then
-    return { { key = KEYS[1], weight = 1 } }
-  end
-  local lists = {}
-  for _, level in ipairs(LEVELS) do
-    local key = level == '5' and KEYS[1] or KEYS[1] .. ':' .. level
-    if redis.call('EXISTS', key) == 1 then lists[#lists + 1] = { key = key, weight = tonumber(level) + 1 } end
-  end
-  return lists
-end
-
--- weighted: the list whose turn it is, among those still with tasks; one turn per pick, never
--- skipped, so that every position of the round comes up
-local function weightedPick(lists)
-  local total = 0
-  for _, list in ipairs(lists) do total = total + list.weight end
-  local at = redis.call('INCR', base .. 'priority-turn') % total
-  for i, list in ipairs(lists) do
-    if at < list.weight then return i end
-    at = at - list.weight
-  end
-end
-
--- the next copy, moved to KEYS[2], or nil when every list is empty
-local function nextCopy(lists)
-  while #lists > 0 do
-    local i = (order == 'weighted' and #lists > 1) and weightedPick(lists) or 1
-    local raw = redis.call('LMOVE', lists[i].key, KEYS[2], 'RIGHT', 'LEFT')
-    if raw then return raw end
-    table.remove(lists, i)
-  end
-  return nil
-end
-
--- parked copies of groups with free slots are claimed first, oldest first, straight from their list
-local function claimParked(room, movedCount)
-  for _, g in ipairs(redis.call('SRANDMEMBER', KEYS[10], PARKED_GROUPS_PER_CALL)) do
-    local parked = base .. 'parked:' .. g
-    local free = groupRoom(g)
-    while free > 0 and taken < limit and started < room do
-      local raw = redis.call('LMOVE', parked, KEYS[2], 'RIGHT', 'LEFT')
-      if not raw then break end
-      count('group_waiting', -1)
-      take(raw)
-      free, movedCount = free - 1, movedCount + 1
-    end
-    if redis.call('EXISTS', parked) == 0 then redis.call('SREM', KEYS[10], g) end
-  end
-  return movedCount
-end
-
--- returns registered (1, or 0 for a stale heartbeat) and drained (1 when pending ran empty)
-local function claimTasks()
-  if limit == 0 and moved == '' then return 1, 1 end
-  local beat = tonumber(redis.call('ZSCORE', KEYS[6], worker))
-  if not beat or beat < nowMs - tonumber(ARGV[6]) then
-    if moved ~= '' and redis.call('LREM', KEYS[2], 1, moved) == 1 then
-      redis.call('RPUSH', KEYS[1], moved)
-    end
-    return 0, 0
-  end
-  local room = allowance()
-  if room == 0 then
-    if moved ~= '' and redis.call('LREM', KEYS[2], 1, moved) == 1 then
-      redis.call('RPUSH', KEYS[1], moved)
-    end
-    return 1, 0
-  end
-  local movedCount = 0
-  -- the BLMOVE'd copy may have been requeued by the reaper meanwhile (this worker was paused):
-  -- then it is no longer ours to run
-  if moved == WAKE then
-    -- a wake-up, not a task: the slot it held claims from the lists
-    redis.call('LREM', KEYS[2], '1', WAKE)
-    movedCount = 1
-  elseif moved ~= '' then
-    if redis.call('LPOS', KEYS[2], moved) then take(moved) end
-    -- it had its slot, whatever came of it
-    movedCount, taken = 1, 1
-  end
-  if grouped then movedCount = claimParked(room, movedCount) end
-  local lists = waitingLists()
-  while taken < limit and started < room and movedCount < 4 * limit do
-    local raw = nextCopy(lists)
-    if not raw then return 1, 1 end
-    if raw == WAKE then redis.call('LREM', KEYS[2], '1', WAKE) else take(raw) end
-    movedCount = movedCount + 1
-  end
-  if started > 0 and rateMax > 0 then
-    -- the log outlives no window: an idle queue keeps no key
-    redis.call('PEXPIRE', KEYS[9], string.format('%d', rateWindow))
-  end
-  if rateMax > 0 and started >= room then
-    -- the window is full now: the owner waits instead of asking again at once
-    held = { 'rate', windowWait(KEYS[9], rateWindow) }
-    if taken < limit then count('rate_limited') end
-  end
-  return 1, 0
 end
 
 -- outcomes ------------------------------------------------------------------------------------
 
--- a finished execution's group entry goes now, not when next met, so a group's hash ends with its last task
--- (waiting: a freed slot has parked copies to take)
-local waiting = false
-local function leaveGroup(envelope, token)
-  local ok, env = pcall(cjson.decode, envelope)
-  if ok and type(env) == 'table' and type(env.group) == 'string' and valid_id(env.group) then
-    redis.call('HDEL', base .. 'group:' .. env.group, token)
-    if redis.call('EXISTS', base .. 'parked:' .. env.group) == 1 then waiting = true end
-  end
-end
+-- a slot an outcome freed has parked copies to take (leaveGroup, with a group limit)
+local waiting, leaveGroup = false, nil
 
 -- detail: succeeded: the result JSON or ""; otherwise the error. nextRecord: retrying: the next
 -- envelope; failed, dead: the dead-letter record. delay: retrying: in how long it is due (ms)
@@ -510,13 +259,316 @@ local function record(id, envelope, token, outcome, detail, nextRecord, delay)
   return 1
 end
 
+-- claims ----------------------------------------------------------------------------------------
+
+local claimed, dropped, taken, dead, started = {}, {}, 0, 0, 0
+
+-- a non-negative integer below 2^53, or nil: anything else a producer sends is not trusted
+local function whole(value)
+  local n = tonumber(value)
+  if n and n == n and n >= 0 and n <= 9007199254740992 and n % 1 == 0 then return n end
+  return nil
+end
+
+local function valid_id(id)
+  return type(id) == 'string' and #id >= 1 and #id <= 128 and string.match(id, '^[%w][%w%._:%-]*$') ~= nil
+end
+
+-- fences for this call are reserved with one INCRBY, for as many locks as it may still take, at
+-- its first lock: one call however many tasks it claims; the numbers it does not use are skipped
+-- (fences only have to grow)
+local fence
+
+local function nextFence()
+  if not fence then
+    fence = redis.call('INCRBY', KEYS[3], string.format('%d', limit - taken)) - (limit - taken)
+  end
+  return fence + 1
+end
+
+-- counts and other numbers go to redis.call as text: Lua would format them with '%.14g', costly in glibc
+local function drop(raw, taskType, reason)
+  redis.call('LREM', KEYS[2], '1', raw)
+  count('skipped_' .. reason)
+  dropped[#dropped + 1] = taskType
+  dropped[#dropped + 1] = reason
+end
+
+local grouped = groupMax > 0 or groupRateMax > 0
+local parkedKey = grouped and base .. 'parked'
+-- made only when a group limit is set: every function a call makes costs it, the more so the
+-- more of the call's locals the function uses, and the plain path uses none of these
+local groupRunning, groupRoom, groupOf, joinGroup, claimParked
+-- ms until the soonest rate-full group met in this call frees, 0 when none was met
+local parkedWait = 0
+-- a claim looks at this many groups with parked copies
+local PARKED_GROUPS_PER_CALL = 16
+
+if grouped then
+  -- executions of group g that still hold their lock; entries of the others are removed
+  function groupRunning(g)
+    local key = base .. 'group:' .. g
+    local entries = redis.call('HGETALL', key)
+    local n = 0
+    for k = 1, #entries, 2 do
+      if redis.call('GET', base .. 'lock:' .. entries[k + 1]) == entries[k] then
+        n = n + 1
+      else
+        redis.call('HDEL', key, entries[k])
+      end
+    end
+    return n
+  end
+
+  -- how many more copies of group g may start now under both group limits, and whether its rate
+  -- window is what stops it (then parkedWait learns when that frees)
+  function groupRoom(g)
+    local room = groupMax > 0 and groupMax - groupRunning(g) or math.huge
+    if groupRateMax == 0 or room <= 0 then return room, false end
+    local key = base .. 'group-rate:' .. g
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', nowMs - groupRateWindow))
+    room = math.min(room, groupRateMax - redis.call('ZCARD', key))
+    if room > 0 then return room, false end
+    local wait = windowWait(key, groupRateWindow)
+    if parkedWait == 0 or wait < parkedWait then parkedWait = wait end
+    return room, true
+  end
+
+  -- the copy's group when it is limited and full: it is parked and nil returned; else the group to join (or nil)
+  function groupOf(raw, env)
+    if type(env.group) ~= 'string' or not valid_id(env.group) then return nil, false end
+    local room, rateFull = groupRoom(env.group)
+    if room > 0 then return env.group, false end
+    redis.call('LREM', KEYS[2], '1', raw)
+    redis.call('LPUSH', base .. 'parked:' .. env.group, raw)
+    redis.call('SADD', parkedKey, env.group)
+    count('group_waiting')
+    if rateFull then count('group_rate_limited') end
+    return nil, true
+  end
+
+  -- a started execution takes its group's slot and enters its group's rate log
+  function joinGroup(g, token, id)
+    if groupMax > 0 then redis.call('HSET', base .. 'group:' .. g, token, id) end
+    if groupRateMax > 0 then
+      local key = base .. 'group-rate:' .. g
+      redis.call('ZADD', key, now, token)
+      -- the log outlives no window: an idle group keeps no key
+      redis.call('PEXPIRE', key, string.format('%d', groupRateWindow))
+    end
+  end
+end
+
+local function take(raw)
+  local ok, env = pcall(cjson.decode, raw)
+  if not ok or type(env) ~= 'table' or not valid_id(env.id) or type(env.type) ~= 'string' then
+    redis.call('LREM', KEYS[2], '1', raw)
+    redis.call('LPUSH', KEYS[5], cjson.encode({ id = cjson.null, error = 'unparseable envelope',
+      failedAt = tonumber(now), envelope = raw }))
+    dead = dead + 1
+    return
+  end
+  local attempt = whole(env.attempt) or 0
+  local taskKey = base .. 'task:' .. env.id
+  local lockKey = base .. 'lock:' .. env.id
+  if redis.call('EXISTS', base .. 'done:' .. env.id) == 1 then
+    return drop(raw, env.type, 'done')
+  end
+  local known = redis.call('HMGET', taskKey, 'attempt', 'attempts')
+  local current = tonumber(known[1])
+  if current and current > attempt then
+    return drop(raw, env.type, 'stale')
+  end
+  local group, parked
+  if grouped then
+    group, parked = groupOf(raw, env)
+    if parked then return end
+  end
+  local candidate = nextFence()
+  -- '%d', not '%.0f' or Lua's own number-to-string: glibc's floating-point formatting costs several times more
+  local token = prefix .. string.format('%d', candidate)
+  if not redis.call('SET', lockKey, token, 'NX', 'PX', ttl) then
+    return drop(raw, env.type, 'locked')
+  end
+  fence = candidate
+  if group then joinGroup(group, token, env.id) end
+  local attemptText = attempt == 0 and '0' or string.format('%d', attempt)
+  local attempts = tonumber(known[2])
+  if attempts then
+    -- the token names the worker too (<worker>:<fence>)
+    redis.call('HSET', taskKey, 'status', 'running', 'attempt', attemptText, 'token', token, 'startedAt', now,
+      'attempts', string.format('%d', attempts + 1))
+  else
+    -- pushed straight onto the list by a producer (enqueue.lua always writes attempts): the hash starts here
+    local enqueuedAt = whole(env.enqueuedAt)
+    redis.call('HSET', taskKey, 'id', env.id, 'type', env.type, 'queue', queue,
+      'enqueuedAt', enqueuedAt and string.format('%d', enqueuedAt) or now, 'status', 'running',
+      'attempt', attemptText, 'token', token, 'startedAt', now, 'attempts', '1')
+    local level = env.priority
+    if type(level) == 'number' and level % 1 == 0 and level >= 0 and level <= 9 and level ~= 5 then
+      redis.call('HSET', taskKey, 'priority', string.format('%d', level))
+    end
+  end
+  claimed[#claimed + 1] = env.id
+  claimed[#claimed + 1] = raw
+  claimed[#claimed + 1] = token
+  claimed[#claimed + 1] = candidate
+  claimed[#claimed + 1] = env.type
+  taken = taken + 1
+  started = started + 1
+  -- a start under the rate limit: its claim time enters the log
+  if rateMax > 0 then redis.call('ZADD', rateKey, now, token) end
+end
+
+-- priorities ----------------------------------------------------------------------------------
+
+local WAKE = 'dedupq:wake'
+-- one read for the plain path, when the call claims: the queue is not paused, and the set names
+-- no other level (then the call takes from KEYS[1] alone)
+local gated = (limit > 0 or moved ~= '') and redis.call('EXISTS', pausedKey, levelsKey) > 0
+-- the next copy from the lists of the levels, moved to KEYS[2], or nil when every list is empty
+local nextCopy
+
+if gated then
+  -- the levels other than the default that the set may name (anything else a producer adds is removed)
+  local OTHER_LEVEL = '^[0-46-9]$'
+
+  -- the pending lists with tasks, highest level first, each with its weight (level + 1); a level
+  -- whose list is gone leaves the set
+  local function waitingLists()
+    local levels = { '5' }
+    for _, level in ipairs(redis.call('SMEMBERS', levelsKey)) do
+      if string.match(level, OTHER_LEVEL) then levels[#levels + 1] = level else redis.call('SREM', levelsKey, level) end
+    end
+    -- one digit each: text order is level order
+    table.sort(levels, function(a, b) return a > b end)
+    local lists = {}
+    for _, level in ipairs(levels) do
+      local key = level == '5' and KEYS[1] or KEYS[1] .. ':' .. level
+      if redis.call('EXISTS', key) == 1 then
+        lists[#lists + 1] = { key = key, weight = tonumber(level) + 1 }
+      elseif level ~= '5' then
+        redis.call('SREM', levelsKey, level)
+      end
+    end
+    return lists
+  end
+
+  -- weighted: the list whose turn it is, among those still with tasks; one turn per pick, never
+  -- skipped, so that every position of the round comes up
+  local function weightedPick(lists)
+    local total = 0
+    for _, list in ipairs(lists) do total = total + list.weight end
+    local at = redis.call('INCR', base .. 'priority-turn') % total
+    for i, list in ipairs(lists) do
+      if at < list.weight then return i end
+      at = at - list.weight
+    end
+  end
+
+  local lists
+  function nextCopy()
+    lists = lists or waitingLists()
+    while #lists > 0 do
+      local i = (order == 'weighted' and #lists > 1) and weightedPick(lists) or 1
+      local raw = redis.call('LMOVE', lists[i].key, KEYS[2], 'RIGHT', 'LEFT')
+      if raw then return raw end
+      table.remove(lists, i)
+    end
+    return nil
+  end
+end
+
+if grouped then
+  -- parked copies of groups with free slots are claimed first, oldest first, straight from their list
+  function claimParked(room, movedCount)
+    for _, g in ipairs(redis.call('SRANDMEMBER', parkedKey, PARKED_GROUPS_PER_CALL)) do
+      local parked = base .. 'parked:' .. g
+      local free = groupRoom(g)
+      while free > 0 and taken < limit and started < room do
+        local raw = redis.call('LMOVE', parked, KEYS[2], 'RIGHT', 'LEFT')
+        if not raw then break end
+        count('group_waiting', -1)
+        take(raw)
+        free, movedCount = free - 1, movedCount + 1
+      end
+      if redis.call('EXISTS', parked) == 0 then redis.call('SREM', parkedKey, g) end
+    end
+    return movedCount
+  end
+
+  -- a finished execution's group entry goes now, not when next met, so a group's hash ends with
+  -- its last task (waiting: a freed slot has parked copies to take)
+  function leaveGroup(envelope, token)
+    local ok, env = pcall(cjson.decode, envelope)
+    if ok and type(env) == 'table' and type(env.group) == 'string' and valid_id(env.group) then
+      redis.call('HDEL', base .. 'group:' .. env.group, token)
+      if redis.call('EXISTS', base .. 'parked:' .. env.group) == 1 then waiting = true end
+    end
+  end
+end
+
+-- returns registered (1, or 0 for a stale heartbeat) and drained (1 when pending ran empty)
+local function claimTasks()
+  if limit == 0 and moved == '' then return 1, 1 end
+  local beat = tonumber(redis.call('ZSCORE', KEYS[6], worker))
+  if not beat or beat < nowMs - tonumber(ARGV[6]) then
+    if moved ~= '' and redis.call('LREM', KEYS[2], 1, moved) == 1 then
+      redis.call('RPUSH', KEYS[1], moved)
+    end
+    return 0, 0
+  end
+  local room = limit
+  if gated and redis.call('EXISTS', pausedKey) == 1 then
+    heldBy, room = 'paused', 0
+  elseif rateMax > 0 then
+    room = rateRoom()
+  end
+  if room == 0 then
+    if moved ~= '' and redis.call('LREM', KEYS[2], 1, moved) == 1 then
+      redis.call('RPUSH', KEYS[1], moved)
+    end
+    return 1, 0
+  end
+  local movedCount = 0
+  -- the BLMOVE'd copy may have been requeued by the reaper meanwhile (this worker was paused):
+  -- then it is no longer ours to run
+  if moved == WAKE then
+    -- a wake-up, not a task: the slot it held claims from the lists
+    redis.call('LREM', KEYS[2], '1', WAKE)
+    movedCount = 1
+  elseif moved ~= '' then
+    if redis.call('LPOS', KEYS[2], moved) then take(moved) end
+    -- it had its slot, whatever came of it
+    movedCount, taken = 1, 1
+  end
+  if grouped then movedCount = claimParked(room, movedCount) end
+  while taken < limit and started < room and movedCount < 4 * limit do
+    local raw
+    if gated then raw = nextCopy() else raw = redis.call('LMOVE', KEYS[1], KEYS[2], 'RIGHT', 'LEFT') end
+    if not raw then return 1, 1 end
+    if raw == WAKE then redis.call('LREM', KEYS[2], '1', WAKE) else take(raw) end
+    movedCount = movedCount + 1
+  end
+  if started > 0 and rateMax > 0 then
+    -- the log outlives no window: an idle queue keeps no key
+    redis.call('PEXPIRE', rateKey, string.format('%d', rateWindow))
+  end
+  if rateMax > 0 and started >= room then
+    -- the window is full now: the owner waits instead of asking again at once
+    heldBy, heldFor = 'rate', windowWait(rateKey, rateWindow)
+    if taken < limit then count('rate_limited') end
+  end
+  return 1, 0
+end
+
 -- the call ------------------------------------------------------------------------------------
 
 local registered, drained = claimTasks()
 if dead > 0 then count('unparseable', dead) end
 
 local recorded = {}
-local i = 16
+local i = 11
 while i <= #ARGV do
   local outcome, extras = ARGV[i + 3], EXTRAS[ARGV[i + 3]]
   recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], outcome, ARGV[i + 4],
@@ -529,13 +581,16 @@ if waiting then drained = 0 end
 -- pending is empty but copies are parked: the owner's BLMOVE wait ends with a claim call, which
 -- takes those whose slot freed without an outcome here (an expired lock, another pod's outcome),
 -- and no later than parkedWait those that only time frees
-if grouped and drained == 1 and held[1] == '' and redis.call('EXISTS', KEYS[10]) == 1 then
-  held = { 'parked', parkedWait }
+if grouped and drained == 1 and heldBy == '' and redis.call('EXISTS', parkedKey) == 1 then
+  heldBy, heldFor = 'parked', parkedWait
 end
 
 for field, n in pairs(counts) do
   redis.call('HINCRBY', KEYS[4], field, string.format('%d', n))
 end
-local reply = { recorded, registered, drained, dead, dropped, held }
+local reply = { registered, drained, dead, heldBy, heldFor, #recorded }
+for i = 1, #recorded do reply[#reply + 1] = recorded[i] end
+reply[#reply + 1] = #dropped / 2
+for i = 1, #dropped do reply[#reply + 1] = dropped[i] end
 for i = 1, #claimed do reply[#reply + 1] = claimed[i] end
 return reply

@@ -12,10 +12,11 @@
   default as 'priority' (cancel.lua finds the copy by it). When a task of another level is pushed
   while KEYS[1] is empty, the wake-up entry 'dedupq:wake' goes onto KEYS[1]: an idle worker
   waits with BLMOVE on KEYS[1] alone, and claim.lua drops the entry and claims from every level.
+  Each other level pushed to is added to the set <base>levels, the only levels claim.lua looks at.
 
   KEYS[1] pending list        {p:Q}:pending  (the default level's)
   KEYS[2] stats hash          {p:Q}:stats
-  ARGV[1] key base            "{p:Q}:"  (task:<id>, done:<id> are built from it; same hash slot)
+  ARGV[1] key base            "{p:Q}:"  (task:<id>, done:<id>, levels are built from it; same hash slot)
   ARGV[2] queue name
   ARGV[3] now (ms)
   ARGV[4] levels              "" when every task is at the default level, else one digit per task
@@ -71,15 +72,16 @@ for i = 5, #ARGV, 4 do
 end
 -- one LPUSH per level, in submission order (the first at the right end, where workers take);
 -- in slices, as unpack is bounded by Lua's C stack
-local others = false
+local others = {}
 for level, list in pairs(envelopes) do
   local key = level == DEFAULT and KEYS[1] or KEYS[1] .. ':' .. level
-  others = others or level ~= DEFAULT
+  if level ~= DEFAULT then others[#others + 1] = level end
   for first = 1, #list, 1000 do
     redis.call('LPUSH', key, unpack(list, first, math.min(first + 999, #list)))
   end
 end
-if others and redis.call('LLEN', KEYS[1]) == 0 then redis.call('LPUSH', KEYS[1], WAKE) end
+if #others > 0 then redis.call('SADD', base .. 'levels', unpack(others)) end
+if #others > 0 and redis.call('LLEN', KEYS[1]) == 0 then redis.call('LPUSH', KEYS[1], WAKE) end
 local duplicates = #answers / 3
 if queued > 0 then redis.call('HINCRBY', KEYS[2], 'enqueued', queued) end
 if duplicates > 0 then redis.call('HINCRBY', KEYS[2], 'rejected_duplicates', duplicates) end

@@ -2,7 +2,8 @@
   requeue: put copies from one worker's processing list back on pending, first in line, each on
   the list of its priority level: KEYS[2] for the default level 5 (or an envelope that names none
   or one that is not a level 0-9, and enqueue.lua's wake-up entry), KEYS[2]:<level> for the others,
-  with enqueue.lua's wake-up entry on an empty KEYS[2] when it pushed onto another level's list.
+  with enqueue.lua's wake-up entry on an empty KEYS[2] when it pushed onto another level's list,
+  and that level in the set KEYS[4] (claim.lua looks only at the levels it names).
   Read and written by io.dedupq.worker.RequeueScript, nowhere else.
 
   Three callers:
@@ -21,6 +22,7 @@
   KEYS[1] processing list     {p:Q}:processing:<worker>
   KEYS[2] pending list        {p:Q}:pending  (the default level's)
   KEYS[3] queue's workers     {p:Q}:workers
+  KEYS[4] levels set          {p:Q}:levels   (the other levels whose lists may hold tasks)
   ARGV[1] key base            "{p:Q}:"
   ARGV[2] worker id
   ARGV[3] mode: given | all | expired
@@ -53,13 +55,13 @@ else
   entries = redis.call('LRANGE', KEYS[1], 0, -1)
 end
 
--- the pending list of a decoded envelope's level (Priority in Java)
-local function pendingOf(env)
+-- a decoded envelope's level other than the default, as text, or nil (Priority in Java)
+local function levelOf(env)
   local level = type(env) == 'table' and env.priority
   if type(level) == 'number' and level % 1 == 0 and level >= 0 and level <= 9 and level ~= 5 then
-    return KEYS[2] .. ':' .. string.format('%d', level)
+    return string.format('%d', level)
   end
-  return KEYS[2]
+  return nil
 end
 
 local function owned(value)
@@ -81,9 +83,14 @@ for _, raw in ipairs(entries) do
         redis.call('HDEL', taskKey, 'token')
       end
     end
-    local list = pendingOf(readable and env)
-    others = others or list ~= KEYS[2]
-    redis.call('RPUSH', list, raw)
+    local level = levelOf(readable and env)
+    if level then
+      redis.call('RPUSH', KEYS[2] .. ':' .. level, raw)
+      redis.call('SADD', KEYS[4], level)
+      others = true
+    else
+      redis.call('RPUSH', KEYS[2], raw)
+    end
   end
 end
 if others and redis.call('LLEN', KEYS[2]) == 0 then redis.call('LPUSH', KEYS[2], 'dedupq:wake') end

@@ -6,7 +6,8 @@
   with the dedup window) and its record is still in the dead list: the record is removed, the
   done marker cleared, the hash reset to queued with attempt 0 and no expiry, and the fresh
   envelope pushed for the workers onto the pending list of its priority level, with enqueue.lua's
-  wake-up entry on an empty KEYS[6] when that is another level's list.
+  wake-up entry on an empty KEYS[6] when that is another level's list, and that level in the set
+  KEYS[7] (claim.lua looks only at the levels it names).
 
   KEYS[1] task hash           {p:Q}:task:<id>
   KEYS[2] done marker         {p:Q}:done:<id>
@@ -14,6 +15,7 @@
   KEYS[4] dead list           {p:Q}:dead
   KEYS[5] stats hash          {p:Q}:stats
   KEYS[6] pending list        {p:Q}:pending  (the default level's, where idle workers wait)
+  KEYS[7] levels set          {p:Q}:levels   (the other levels whose lists may hold tasks)
   ARGV[1] the dead record, exactly as it is in the dead list
   ARGV[2] the envelope to enqueue (attempt 0)
   ARGV[3] task id
@@ -38,6 +40,9 @@ if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'priority', ARGV[7]) end
 redis.call('PERSIST', KEYS[1])
 redis.call('LPUSH', KEYS[3], ARGV[2])
-if KEYS[3] ~= KEYS[6] and redis.call('LLEN', KEYS[6]) == 0 then redis.call('LPUSH', KEYS[6], 'dedupq:wake') end
+if ARGV[7] ~= '' then
+  redis.call('SADD', KEYS[7], ARGV[7])
+  if redis.call('LLEN', KEYS[6]) == 0 then redis.call('LPUSH', KEYS[6], 'dedupq:wake') end
+end
 redis.call('HINCRBY', KEYS[5], 'revived', 1)
 return { 1, 'queued' }

@@ -69,6 +69,16 @@ public class RedisKeys {
         return base(partition) + "stats";
     }
 
+    /**
+     * The priority levels other than the default whose pending lists may hold tasks (a SET of digits): every script
+     * that pushes onto such a list adds its level, claim.lua removes a level whose list it finds empty and looks at no
+     * other level's list. claim.lua and enqueue.lua build the name from {@link #base}, as they do the pause flag's,
+     * the rate log's and the parked groups' (a declared key costs their hot path an argument).
+     */
+    public String levels(Partition partition) {
+        return base(partition) + "levels";
+    }
+
     /** Exists while the queue is paused: claim.lua starts nothing from this partition. */
     public String paused(Partition partition) {
         return base(partition) + "paused";

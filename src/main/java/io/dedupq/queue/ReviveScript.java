@@ -27,7 +27,7 @@ public final class ReviveScript {
         public ScriptCall script(RedisKeys keys) {
             return new ScriptCall(LuaScript.REVIVE,
                     List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition, priority),
-                            keys.dead(partition), keys.stats(partition), keys.pending(partition)),
+                            keys.dead(partition), keys.stats(partition), keys.pending(partition), keys.levels(partition)),
                     List.of(deadRecord, envelope, id, type, partition.queue(), Long.toString(nowMillis),
                             priority == Priority.DEFAULT ? "" : Integer.toString(priority)));
         }

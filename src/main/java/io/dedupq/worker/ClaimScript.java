@@ -10,6 +10,7 @@ import io.dedupq.queue.TaskStatus;
 import io.vertx.mutiny.redis.client.Response;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.StringJoiner;
 
 /**
  * claim.lua's arguments and reply, the only place that knows their positions: callers build a
@@ -20,6 +21,8 @@ public final class ClaimScript {
     /** Arguments of an outcome with the most: id, envelope, token, outcome and a retry's three. */
     private static final int OUTCOME_FIELDS = 7;
     private static final int CLAIM_FIELDS = 5;
+    /** registered, drained, deadLettered, held reason, held wait. */
+    private static final int HEAD_FIELDS = 5;
 
     private ClaimScript() {
     }
@@ -51,7 +54,7 @@ public final class ClaimScript {
         }
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(15 + OUTCOME_FIELDS * outcomes.size());
+            List<String> args = new ArrayList<>(10 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
             args.add(partition.queue());
@@ -61,12 +64,7 @@ public final class ClaimScript {
             args.add(moved == null ? "" : moved);
             args.add(Long.toString(dedupWindowMillis));
             args.add(Long.toString(resultRetentionMillis));
-            args.add(rate == null ? "0" : Integer.toString(rate.starts()));
-            args.add(rate == null ? "0" : Long.toString(rate.window().toMillis()));
-            args.add(Integer.toString(groupConcurrency));
-            args.add(order == PriorityOrder.WEIGHTED ? "weighted" : "strict");
-            args.add(groupRate == null ? "0" : Integer.toString(groupRate.starts()));
-            args.add(groupRate == null ? "0" : Long.toString(groupRate.window().toMillis()));
+            args.add(controls());
             for (Outcome o : outcomes) {
                 args.add(o.claim().id());
                 args.add(o.claim().envelope());
@@ -83,9 +81,30 @@ public final class ClaimScript {
             }
             return new ScriptCall(LuaScript.CLAIM,
                     List.of(keys.pending(partition), keys.processing(partition, worker), keys.fence(partition),
-                            keys.stats(partition), keys.dead(partition), keys.workers(partition), keys.delayed(partition),
-                            keys.paused(partition), keys.rate(partition), keys.parkedGroups(partition)),
+                            keys.stats(partition), keys.dead(partition), keys.workers(partition), keys.delayed(partition)),
                     args);
+        }
+
+        /**
+         * The controls as claim.lua reads them, by name ({@code rate=N/Wms group-concurrency=N
+         * group-rate=N/Wms order=weighted}), and "" for a queue that has none: on the plain path
+         * every argument Redis converts costs the call about as much as a small command.
+         */
+        String controls() {
+            StringJoiner named = new StringJoiner(" ");
+            if (rate != null) {
+                named.add("rate=" + rate.starts() + "/" + rate.window().toMillis());
+            }
+            if (groupConcurrency > 0) {
+                named.add("group-concurrency=" + groupConcurrency);
+            }
+            if (groupRate != null) {
+                named.add("group-rate=" + groupRate.starts() + "/" + groupRate.window().toMillis());
+            }
+            if (order == PriorityOrder.WEIGHTED) {
+                named.add("order=weighted");
+            }
+            return named.toString();
         }
     }
 
@@ -120,8 +139,8 @@ public final class ClaimScript {
      */
     public record Held(HeldBy by, long waitMillis) {
 
-        static Held read(Response held) {
-            String reason = held.get(0).toString();
+        static Held read(Response reasonField, Response waitField) {
+            String reason = reasonField.toString();
             HeldBy by = switch (reason) {
                 case "" -> HeldBy.NONE;
                 case "paused" -> HeldBy.PAUSED;
@@ -129,7 +148,7 @@ public final class ClaimScript {
                 case "parked" -> HeldBy.PARKED;
                 default -> throw new IllegalStateException("claim.lua held claims for an unknown reason: " + reason);
             };
-            return new Held(by, held.get(1).toLong());
+            return new Held(by, waitField.toLong());
         }
     }
 
@@ -145,25 +164,30 @@ public final class ClaimScript {
     public record Reply(List<Recorded> recorded, boolean registered, boolean drained, long deadLettered,
             List<Dropped> dropped, Held held, List<Claim> claims) {
 
+        /** Reads claim.lua's flat reply: five fields, the counted outcomes, the counted dropped copies, then the claims. */
         public static Reply read(Response reply) {
-            List<Recorded> recorded = new ArrayList<>();
-            reply.get(0).forEach(r -> recorded.add(switch (r.toInteger()) {
-                case 1 -> Recorded.RECORDED;
-                case 2 -> Recorded.CANCELLED;
-                default -> Recorded.LOST;
-            }));
-            List<Dropped> dropped = new ArrayList<>();
-            Response pairs = reply.get(4);
-            for (int i = 0; i + 1 < pairs.size(); i += 2) {
-                dropped.add(new Dropped(pairs.get(i).toString(), pairs.get(i + 1).toString()));
+            int at = HEAD_FIELDS;
+            int outcomes = reply.get(at++).toInteger();
+            List<Recorded> recorded = new ArrayList<>(outcomes);
+            for (int end = at + outcomes; at < end; at++) {
+                recorded.add(switch (reply.get(at).toInteger()) {
+                    case 1 -> Recorded.RECORDED;
+                    case 2 -> Recorded.CANCELLED;
+                    default -> Recorded.LOST;
+                });
+            }
+            int droppedCopies = reply.get(at++).toInteger();
+            List<Dropped> dropped = new ArrayList<>(droppedCopies);
+            for (int end = at + 2 * droppedCopies; at < end; at += 2) {
+                dropped.add(new Dropped(reply.get(at).toString(), reply.get(at + 1).toString()));
             }
             List<Claim> claims = new ArrayList<>();
-            for (int i = 6; i + CLAIM_FIELDS - 1 < reply.size(); i += CLAIM_FIELDS) {
-                claims.add(new Claim(reply.get(i).toString(), reply.get(i + 4).toString(), reply.get(i + 1).toString(),
-                        reply.get(i + 2).toString(), reply.get(i + 3).toLong()));
+            for (; at + CLAIM_FIELDS - 1 < reply.size(); at += CLAIM_FIELDS) {
+                claims.add(new Claim(reply.get(at).toString(), reply.get(at + 4).toString(), reply.get(at + 1).toString(),
+                        reply.get(at + 2).toString(), reply.get(at + 3).toLong()));
             }
-            return new Reply(recorded, reply.get(1).toInteger() == 1, reply.get(2).toInteger() == 1,
-                    reply.get(3).toLong(), dropped, Held.read(reply.get(5)), claims);
+            return new Reply(recorded, reply.get(0).toInteger() == 1, reply.get(1).toInteger() == 1,
+                    reply.get(2).toLong(), dropped, Held.read(reply.get(3), reply.get(4)), claims);
         }
     }
 }

@@ -19,7 +19,7 @@ public final class PromoteScript {
     public record Call(Partition partition, int max) {
 
         public ScriptCall script(RedisKeys keys) {
-            return new ScriptCall(LuaScript.PROMOTE, List.of(keys.delayed(partition), keys.pending(partition)),
+            return new ScriptCall(LuaScript.PROMOTE, List.of(keys.delayed(partition), keys.pending(partition), keys.levels(partition)),
                     List.of(Integer.toString(max)));
         }
     }

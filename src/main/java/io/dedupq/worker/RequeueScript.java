@@ -63,7 +63,8 @@ public final class RequeueScript {
                 args.addAll(runningTokens);
             }
             return new ScriptCall(LuaScript.REQUEUE,
-                    List.of(keys.processing(partition, worker), keys.pending(partition), keys.workers(partition)), args);
+                    List.of(keys.processing(partition, worker), keys.pending(partition), keys.workers(partition),
+                            keys.levels(partition)), args);
         }
     }
 

@@ -3,6 +3,7 @@ package io.dedupq.lua;
 import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.config.DedupqConfig.QueueConfig.PriorityOrder;
@@ -81,6 +82,7 @@ class PriorityContractTest {
         assertEquals(List.of("0-2"), ids(keys.pending(partition, 0)));
         assertEquals("9", lab.hget(keys.task(partition, "9-1"), "priority"), "the hash keeps a level other than the default");
         assertEquals(null, lab.hget(keys.task(partition, "5-0"), "priority"));
+        assertEquals(List.of("0", "9"), levelsNamed(), "the claims look only at the levels the set names");
     }
 
     @Test
@@ -88,6 +90,30 @@ class PriorityContractTest {
         enqueue(0, 5, 9, 3, 9, 5, 0);
 
         assertEquals(List.of("9-2", "9-4", "5-1", "5-5", "3-3", "0-0", "0-6"), claimAll(PriorityOrder.STRICT));
+        assertFalse(lab.exists(keys.levels(partition)), "each level leaves the set when the claim empties its list");
+    }
+
+    @Test
+    void aLevelNamedWithoutTasksLeavesTheSetAndAnythingElseInItIsIgnored() {
+        enqueue(5);
+        lab.call("SADD", keys.levels(partition), "7", "x", "5", "12");
+
+        assertEquals(List.of("5-0"), claim(1, null, PriorityOrder.STRICT));
+
+        assertEquals(List.of(), levelsNamed(), "no list behind them: the claim forgets them");
+    }
+
+    @Test
+    void aLevelsListAProducerFilledWithoutNamingTheLevelIsClaimedOnceThePromoterMendsTheSet() {
+        enqueue(5);
+        lab.call("LPUSH", keys.pending(partition, 8), envelope("own-8", 8));
+
+        assertEquals(List.of("5-0"), claim(2, null, PriorityOrder.STRICT), "the claim looks only at named levels");
+
+        lab.eval(new PromoteScript.Call(partition, 10).script(keys));
+
+        assertEquals(List.of("8"), levelsNamed());
+        assertEquals(List.of("own-8"), claim(2, null, PriorityOrder.STRICT));
     }
 
     @Test
@@ -162,6 +188,7 @@ class PriorityContractTest {
 
         assertEquals(List.of(next), lab.lrange(keys.pending(partition, 8)));
         assertEquals(List.of(envelope("r-2", 5)), lab.lrange(keys.pending(partition)));
+        assertEquals(List.of("8"), levelsNamed());
     }
 
     @Test
@@ -194,6 +221,7 @@ class PriorityContractTest {
 
         assertEquals(List.of(envelope("q-1", 1)), lab.lrange(keys.pending(partition, 1)));
         assertEquals(List.of(envelope("q-2", 5)), lab.lrange(keys.pending(partition)));
+        assertEquals(List.of("1"), levelsNamed());
     }
 
     @Test
@@ -208,6 +236,7 @@ class PriorityContractTest {
         assertEquals(List.of(envelope(id, 8)), lab.lrange(keys.pending(partition, 8)));
         assertEquals(List.of(Priority.WAKE), lab.lrange(keys.pending(partition)));
         assertEquals("8", lab.hget(keys.task(partition, id), "priority"), "GET /api/tasks and cancel read it there");
+        assertEquals(List.of("8"), levelsNamed());
     }
 
     @Test
@@ -217,6 +246,10 @@ class PriorityContractTest {
         lab.eval(new CancelScript.Call(partition, ids.get(0), WINDOW, WINDOW).script(keys));
 
         assertEquals(List.of(ids.get(1)), ids(keys.pending(partition, 3)));
+    }
+
+    private List<String> levelsNamed() {
+        return lab.smembers(keys.levels(partition)).stream().sorted().toList();
     }
 
     private List<String> ids(String list) {
