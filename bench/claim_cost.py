@@ -12,9 +12,9 @@ next GROUP tasks, until pending is empty. Prints the instructions per unique tas
   bench/claim_cost.py --lua /tmp/old-lua --group 2     # another version, groups of 2
 
 Needs valgrind (apt-get install valgrind) and redis-server. The argument layout is claim.lua's
-of 2026-12-03 after issue 15 (10 keys; ARGV 10-15 rate limit, window, group concurrency, priority
-order, group rate limit, its window; an outcome: id, envelope, token, outcome, then what its kind
-needs; the claims from reply[6] on).
+of 2026-12-03, late (7 keys; ARGV[10] the controls as name=value text, "" for none; from ARGV[11] the
+outcomes: id, envelope, token, outcome, then what its kind needs; one flat reply: five fields, the
+counted outcomes, the counted dropped copies, then the claims).
 """
 import argparse
 import glob
@@ -117,8 +117,7 @@ def main():
         claim = r.call('SCRIPT', 'LOAD', open(os.path.join(a.lua, 'claim.lua')).read())
         enqueue = r.call('SCRIPT', 'LOAD', open(os.path.join(a.lua, 'enqueue.lua')).read())
         base = '{dedupq:noop}:'
-        keys = [base + k for k in ('pending', 'processing:w1', 'fence', 'stats', 'dead', 'workers', 'delayed', 'paused',
-                                   'rate', 'parked')]
+        keys = [base + k for k in ('pending', 'processing:w1', 'fence', 'stats', 'dead', 'workers', 'delayed')]
         rnd = random.Random(42)
         unique = int(a.tasks * 0.8)
         lids = list(range(unique)) + [rnd.randrange(unique) for _ in range(a.tasks - unique)]
@@ -142,17 +141,20 @@ def main():
         # a heartbeat far in the future: the claims never find it stale
         r.call('ZADD', keys[5], now + 10 ** 9, 'w1')
         subprocess.run(['callgrind_control', '-i', 'on', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        controls = ' '.join(c for c in ('rate=%d/1000' % a.rate_limit if a.rate_limit else '',
+                                        'group-concurrency=%d' % a.group_concurrency if a.group_concurrency else '',
+                                        'group-rate=%d/1000' % a.group_rate_limit if a.group_rate_limit else '') if c)
         outcomes, calls = [], 0
         while True:
-            args = [base, 'w1', 'noop', a.group, 30000, 5000, '', 86400000, 3600000, a.rate_limit, 1000,
-                    a.group_concurrency, 'strict', a.group_rate_limit, 1000]
+            args = [base, 'w1', 'noop', a.group, 30000, 5000, '', 86400000, 3600000, controls]
             for task_id, env, token in outcomes:
                 args += [task_id, env, token, 'succeeded', '']
             reply = r.call('EVALSHA', claim, len(keys), *keys, *args)
             calls += 1
-            claims = reply[6:]
+            at = 6 + reply[5]
+            claims = reply[at + 1 + 2 * reply[at]:]
             outcomes = [(claims[i], claims[i + 1], claims[i + 2]) for i in range(0, len(claims), 5)]
-            if not outcomes and reply[2] == 1:
+            if not outcomes and reply[1] == 1:
                 break
         subprocess.run(['callgrind_control', '-i', 'off', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         subprocess.run(['callgrind_control', '-d', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
