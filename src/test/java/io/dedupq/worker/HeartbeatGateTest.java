@@ -32,13 +32,17 @@ class HeartbeatGateTest {
         RedisTestResource.runAgain();
     }
 
-    private void freeze(Duration length) throws InterruptedException {
+    /** Returns System.nanoTime() read just before Redis is resumed: no beat can land before it. */
+    private long freeze(Duration length) throws InterruptedException {
         redis.pause();
+        long thawing;
         try {
             Thread.sleep(length.toMillis());
         } finally {
+            thawing = System.nanoTime();
             redis.resume();
         }
+        return thawing;
     }
 
     @Test
@@ -58,8 +62,7 @@ class HeartbeatGateTest {
     void aFreezeAsLongAsTheExpiryStartsTheWaitAgain() throws InterruptedException {
         await().atMost(Duration.ofSeconds(20)).until(() -> heartbeat.beatingFor().toMillis() >= 3_000);
 
-        freeze(Duration.ofMillis(2_500));
-        long thawed = System.nanoTime();
+        long thawed = freeze(Duration.ofMillis(2_500));
         await().atMost(Duration.ofSeconds(5)).until(() -> heartbeat.beatingFor().compareTo(Duration.ZERO) > 0);
 
         // read in this order: the beating time first, so a later thaw-relative reading bounds it
