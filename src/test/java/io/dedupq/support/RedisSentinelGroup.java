@@ -20,6 +20,7 @@ public final class RedisSentinelGroup {
     private static final long READY_SECONDS = 30;
 
     private static final int REPLICAS = 2;
+    private static final String[] NO_SYNC_DELAY = {"--repl-diskless-sync-delay", "0"};
 
     private final RedisProcess master;
     private final List<RedisProcess> replicas = new ArrayList<>();
@@ -32,12 +33,16 @@ public final class RedisSentinelGroup {
     }
 
     public static RedisSentinelGroup start(Path dir) {
-        RedisSentinelGroup group = new RedisSentinelGroup(RedisProcess.start(dir.resolve("master")), freePort());
+        // a master sends its first snapshot 5 s after a replica asks, by default, to serve later ones with it; a
+        // replica promoted by the failover is such a master too
+        RedisSentinelGroup group = new RedisSentinelGroup(
+                RedisProcess.start(dir.resolve("master"), NO_SYNC_DELAY), freePort());
         try {
             for (int i = 1; i <= REPLICAS; i++) {
-                RedisProcess replica = RedisProcess.start(dir.resolve("replica-" + i), "--replicaof", "127.0.0.1",
-                        Integer.toString(group.master.port()));
-                group.replicas.add(replica);
+                group.replicas.add(RedisProcess.start(dir.resolve("replica-" + i), NO_SYNC_DELAY[0], NO_SYNC_DELAY[1],
+                        "--replicaof", "127.0.0.1", Integer.toString(group.master.port())));
+            }
+            for (RedisProcess replica : group.replicas) {
                 RedisCli.await(READY_SECONDS, "replica in sync",
                         () -> RedisCli.run(replica.port(), "info", "replication").contains("master_link_status:up"));
             }
