@@ -19,12 +19,11 @@ import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.TaskQueue;
 import io.dedupq.queue.TaskSubmission;
 import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.OnePerGroupHandler;
 import io.dedupq.support.RedisTestResource;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
@@ -38,23 +37,15 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * dedupq.queues.flaky.group-concurrency=1: tasks of one group run one at a time (their
+ * A queue of its own with dedupq.queues.one-per-group.group-concurrency=1 (the test configuration): tasks of one group run one at a time (their
  * executions, from claim to recorded outcome on Redis's clock, never overlap) while another
  * group and ungrouped tasks run meanwhile; the copies waiting are counted in groupWaiting. The
  * group comes from the submit API's {@code group} (checked like an id), from TaskSubmission,
  * or from the handler (a payment's account id).
  */
 @QuarkusTest
-@TestProfile(GroupApiTest.OnePerGroup.class)
 @WithTestResource(RedisTestResource.class)
 class GroupApiTest {
-
-    public static class OnePerGroup implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("dedupq.queues.flaky.group-concurrency", "1");
-        }
-    }
 
     @Inject
     FlakyHandler handler;
@@ -69,7 +60,7 @@ class GroupApiTest {
     RedisKeys keys;
 
     private static Map<String, Object> grouped(String id, String group, int sleepMillis) {
-        Map<String, Object> task = new HashMap<>(Map.of("id", id, "type", "flaky",
+        Map<String, Object> task = new HashMap<>(Map.of("id", id, "type", OnePerGroupHandler.TYPE,
                 "payload", Map.of("failures", 0, "sleepMillis", sleepMillis)));
         if (group != null) {
             task.put("group", group);
@@ -90,10 +81,10 @@ class GroupApiTest {
         }
         String other = uniqueId("other");
         String loose = uniqueId("loose");
-        queues.enqueue(new TaskSubmission(other, "flaky", new ObjectMapper().valueToTree(Map.of("failures", 0)))
+        queues.enqueue(new TaskSubmission(other, OnePerGroupHandler.TYPE, new ObjectMapper().valueToTree(Map.of("failures", 0)))
                 .withGroup(uniqueId("acct")));
         submit(grouped(loose, null, 0)).then().statusCode(202);
-        await().atMost(Duration.ofSeconds(10)).until(() -> stat("flaky", "groupWaiting") >= 1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> stat(OnePerGroupHandler.TYPE, "groupWaiting") >= 1);
 
         JsonPath otherDone = awaitStatus(other, "succeeded");
         awaitStatus(loose, "succeeded");
@@ -110,7 +101,7 @@ class GroupApiTest {
         }
         assertTrue(otherDone.getLong("finishedAt") < runs.get(runs.size() - 1).startedAt(),
                 "another group did not wait for the busy one: " + otherDone.prettify() + runs);
-        assertEquals(0, stat("flaky", "groupWaiting"), "no copy is left aside");
+        assertEquals(0, stat(OnePerGroupHandler.TYPE, "groupWaiting"), "no copy is left aside");
     }
 
     @Test

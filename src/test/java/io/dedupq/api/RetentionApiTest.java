@@ -17,13 +17,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.ShortRetentionHandler;
 import io.dedupq.support.RedisTestResource;
 import io.dedupq.support.Skips;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -32,24 +31,17 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The result retention (1 s here) ends before the dedup window (6 s): then the task hash is gone
+ * The result retention (1 s on the queue "short-retention" in the test configuration) ends before
+ * the dedup window (6 s): then the task hash is gone
  * and only the outcome is left. GET answers the outcome alone, a resubmission answers 200
  * duplicate with it and enqueues nothing, a copy on the list is dropped as done. Once the window
  * is over too, GET answers 404 and the id is accepted again.
  */
 @QuarkusTest
-@TestProfile(RetentionApiTest.ShortRetention.class)
 @WithTestResource(RedisTestResource.class)
 class RetentionApiTest {
 
-    private static final String QUEUE = "flaky";
-
-    public static class ShortRetention implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("dedupq.queues.flaky.result-retention", "1s", "dedupq.queues.flaky.dedup-window", "6s");
-        }
-    }
+    private static final String QUEUE = ShortRetentionHandler.TYPE;
 
     @Inject
     FlakyHandler handler;
