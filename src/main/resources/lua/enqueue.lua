@@ -80,8 +80,10 @@ for level, list in pairs(envelopes) do
     redis.call('LPUSH', key, unpack(list, first, math.min(first + 999, #list)))
   end
 end
-if #others > 0 then redis.call('SADD', base .. 'levels', unpack(others)) end
-if #others > 0 and redis.call('LLEN', KEYS[1]) == 0 then redis.call('LPUSH', KEYS[1], WAKE) end
+if #others > 0 then
+  redis.call('SADD', base .. 'levels', unpack(others))
+  if redis.call('LLEN', KEYS[1]) == 0 then redis.call('LPUSH', KEYS[1], WAKE) end
+end
 local duplicates = #answers / 3
 if queued > 0 then redis.call('HINCRBY', KEYS[2], 'enqueued', queued) end
 if duplicates > 0 then redis.call('HINCRBY', KEYS[2], 'rejected_duplicates', duplicates) end

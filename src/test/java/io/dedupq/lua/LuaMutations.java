@@ -179,7 +179,7 @@ final class LuaMutations {
                     "local key = level == DEFAULT and KEYS[1] or KEYS[1] .. ':' .. level", "local key = KEYS[1]"),
             new LuaMutation(ENQUEUE, "no wake-up for a task of another level", "redis.call('LPUSH', KEYS[1], WAKE)", ""),
             new LuaMutation(ENQUEUE, "the level not named for the claims",
-                    "if #others > 0 then redis.call('SADD', base .. 'levels', unpack(others)) end", ""),
+                    "redis.call('SADD', base .. 'levels', unpack(others))", ""),
             new LuaMutation(ENQUEUE, "the hash forgets the level", "redis.call('HSET', taskKey, 'priority', level)", ""),
             new LuaMutation(ENQUEUE, "task hash not written", "redis.call('HSET', taskKey, 'id', id,",
                     "redis.call('HMGET', taskKey, 'id', id,"),
