@@ -14,8 +14,8 @@ import java.util.Map;
  *                  builds lie next to it, {@link #dedupOffJar}, {@link #sqlJar})
  * @param redisUrl  the private redis-server every part of the run uses
  * @param appProps  extra system properties for every dedupq JVM (e.g. dedupq.security.enabled=false)
- * @param jvmOptions options of every dedupq JVM: by default those of docker/Dockerfile.jvm that
- *                  matter here (its collector), so the numbers are those of the shipped image
+ * @param jvmOptions options of every dedupq JVM (bench/run.sh gives those of docker/Dockerfile.jvm inside
+ *                  the pods' memory limit, so the numbers are those of the shipped image as deployed)
  * @param out       folder for raw results and logs
  */
 public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio, int seed, int chunk, int probes,
@@ -23,9 +23,6 @@ public record BenchSettings(Path jar, String redisUrl, int jobs, double dupRatio
 
     /** bench/app as the main build's invoker packages it. */
     public static final Path BENCH_APP = Path.of("target", "it", "bench", "app", "target", "quarkus-app", "quarkus-run.jar");
-
-    /** The image's collector (docker/Dockerfile.jvm): ParallelGC used less worker CPU per task than G1. */
-    public static final String DEFAULT_JVM_OPTIONS = "-XX:+UseParallelGC";
 
     /** Parses "k=v,k=v" (the BENCH_APP_PROPS variable). */
     public static Map<String, String> props(String text) {

@@ -34,7 +34,7 @@ class BenchSmokeIT {
     static void start() {
         redis = RedisProcess.start(OUT.resolve("redis"), "--appendonly", "no");
         BenchSettings settings = new BenchSettings(BenchSettings.BENCH_APP, redis.url(), JOBS,
-                0.2, 42, 100, 5, 100, 120, Map.of(), List.of(BenchSettings.DEFAULT_JVM_OPTIONS), OUT);
+                0.2, 42, 100, 5, 100, 120, Map.of(), List.of(), OUT);
         client = new BenchRedis(redis.url());
         api = settings.startApp("api", Map.of("dedupq.worker.enabled", "false"));
         cell = new DedupqCell(settings, client, 0, api.port());

@@ -48,7 +48,7 @@ public final class Benchmark {
                 1000, Integer.parseInt(env.getOrDefault("LAT_PROBES", "200")),
                 Integer.parseInt(env.getOrDefault("WARMUP", "200000")), Integer.parseInt(env.getOrDefault("TIMEOUT_S", "300")),
                 BenchSettings.props(env.get("BENCH_APP_PROPS")),
-                List.of(env.getOrDefault("BENCH_JVM_OPTS", BenchSettings.DEFAULT_JVM_OPTIONS).trim().split("\\s+")), out);
+                Arrays.stream(env.getOrDefault("BENCH_JVM_OPTS", "").trim().split("\\s+")).filter(o -> !o.isEmpty()).toList(), out);
         RedisProcess redis = RedisProcess.start(out.resolve("redis"), "--appendonly", "no", "--save", "");
         Runtime.getRuntime().addShutdownHook(new Thread(redis::stop));
         try {
