@@ -21,9 +21,8 @@
 # MEMORY_TASKS=100000 (the memory section: Redis memory per finished task, dedupq within its result
 #   retention and after it, BullMQ per completed job; bench/peer/memory.mjs)
 # BENCH_APP_PROPS="k=v,k=v" (extra system properties for every dedupq JVM)
-# BENCH_JVM_OPTS="..." (options of every dedupq JVM; by default the JAVA_OPTS of docker/Dockerfile.jvm, without
-#   its listen address, plus -XX:MaxRAM=512m: the pods' memory limit in docker/k8s/ and docker/compose.yaml, from
-#   which the JVM sizes its heap as in that container, instead of from the host's RAM)
+# BENCH_JVM_OPTS="..." (options of every dedupq JVM; by default those of the image inside the pods' memory
+#   limit, see bench/pod-jvm-opts.sh)
 # STARTUP_CACHE=1 (the measured pods with the image's JDK 25 AOT cache; docs/operations.md "Start-up cache")
 # NATIVE_RUNNER=path (the measured pods run that native executable of the app instead of its
 #   JVM; see docs/native.md for building one on this machine)
@@ -90,18 +89,11 @@ if [ -n "${NATIVE_RUNNER:-}" ]; then
   cp "$NATIVE_RUNNER" "$SNAP/dedupq-runner"
   export JAR=$SNAP/dedupq-runner
 fi
-IMAGE_JAVA_OPTS=$(sed -n 's/^ENV JAVA_OPTS="\(.*\)"$/\1/p' docker/Dockerfile.jvm | sed 's/ *-Dquarkus\.http\.host=[^ ]*//')
-export BENCH_JVM_OPTS=${BENCH_JVM_OPTS:--XX:MaxRAM=512m $IMAGE_JAVA_OPTS}
-# STARTUP_CACHE=1: the measured pods map an AOT cache that the image's training step
-# (docker/train-startup-cache.sh) makes for this snapshot; JDK 25 only (put its bin first on PATH):
-# JDK 17's AppCDS archive holds only for the jar path it was trained with, which the pods do not use
-if [ "${STARTUP_CACHE:-0}" = 1 ]; then
-  java -XX:AOTMode=off -version >/dev/null 2>&1 || { echo "STARTUP_CACHE=1 needs a JDK 25 java on PATH" >&2; exit 1; }
-  (cd "$SNAP/app/quarkus-app" && JAVA_OPTS=$BENCH_JVM_OPTS \
-    TRAINING_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') \
-    sh "$OLDPWD/docker/train-startup-cache.sh" true)
-  BENCH_JVM_OPTS="$BENCH_JVM_OPTS -XX:AOTCache=$PWD/$SNAP/app/quarkus-app/app.aot"
-fi
+# the pods' JVM options (bench/pod-jvm-opts.sh: the image's, in the pods' memory limit). STARTUP_CACHE=1:
+# the measured pods map an AOT cache that the image's training step makes for this snapshot; JDK 25
+# only: JDK 17's AppCDS archive holds only for the jar path it was trained with, which the pods do not use
+BENCH_JVM_OPTS=$(bench/pod-jvm-opts.sh "$SNAP/app/quarkus-app")
+export BENCH_JVM_OPTS
 export DOC=${DOC:-docs/benchmarks.md}
 exec java -Djava.util.logging.manager=org.jboss.logmanager.LogManager \
   -cp "$SNAP/test-classes:$SNAP/classes:$(cat target/bench/classpath.txt)" io.dedupq.bench.Benchmark
