@@ -35,8 +35,10 @@ import org.jboss.logging.Logger;
 /**
  * The one owner of a queue partition on this worker. It holds the partition's handler slots and
  * makes every claim, on the worker's event loop ({@link EventLoopRedis}): each call of claim.lua
- * records the outcomes that are waiting and claims as many tasks as there are free slots, so
- * under load the slots pass from finished tasks to new ones in one round trip. With pending
+ * records the outcomes that are waiting and claims as many tasks as there are free slots, the
+ * slots of those outcomes included, so the slots pass from finished tasks to new ones in one
+ * round trip (BullMQ's moveToFinished, which returns the next job); the tasks it claims start
+ * once its reply is in, when the outcomes are recorded. With pending
  * empty it blocks on BLMOVE (one call at a time), and outcomes keep going out meanwhile.
  * Handlers that block run on the partition's handler threads, the others on the loop; either way
  * the outcome comes back to the loop, and the slot is free once the outcome is recorded: the
@@ -69,7 +71,10 @@ public final class PartitionOwner {
     private final Collaborators with;
     private final ExecutorService handlers;
 
-    /** Slots neither running a task, nor waiting for its outcome to be recorded, nor reserved by a claim in flight. */
+    /**
+     * Slots neither running a task, nor waiting for its outcome to be recorded, nor reserved by a
+     * claim in flight; below zero while a call in flight claims for the slots its own outcomes free.
+     */
     private int free;
     private final Map<String, Claim> running = new HashMap<>();
     private final ArrayDeque<Outcome> outbox = new ArrayDeque<>();
@@ -196,13 +201,13 @@ public final class PartitionOwner {
             return;
         }
         while (!waiting.on() && callsInFlight < MAX_IN_FLIGHT) {
-            int claim = claimable(!outbox.isEmpty());
-            if (outbox.isEmpty() && claim == 0) {
-                break;
-            }
             // what waits is spread over the free calls: Redis runs one while the loop reads another's reply
             int size = Math.min(MAX_GROUP, (outbox.size() + MAX_IN_FLIGHT - callsInFlight - 1)
                     / (MAX_IN_FLIGHT - callsInFlight));
+            int claim = claimable(size);
+            if (size == 0 && claim == 0) {
+                break;
+            }
             List<Outcome> group = new ArrayList<>(size);
             while (group.size() < size && !outbox.isEmpty()) {
                 group.add(outbox.poll());
@@ -229,15 +234,18 @@ public final class PartitionOwner {
     }
 
     /**
-     * How many tasks the next call may claim: 0 while stopping, waiting, sweeping or out of
-     * slots. A call without outcomes claims only while pending is not known to be empty (then
-     * BLMOVE waits); one with outcomes always asks, which costs claim.lua one empty LMOVE.
+     * How many tasks the next call, carrying {@code outcomes}, may claim: the free slots and those
+     * its outcomes free; 0 while stopping, waiting, sweeping or out of slots. A call without
+     * outcomes claims only while pending is not known to be empty (then BLMOVE waits); one with
+     * outcomes always asks, which costs claim.lua one empty LMOVE.
      */
-    private int claimable(boolean withOutcomes) {
-        if (!claiming || claimsHeld.on() || throttled.on() || free == 0 || sweepDue() || (drained && !withOutcomes) || !claimsAllowed()) {
+    private int claimable(int outcomes) {
+        int slots = free + outcomes;
+        if (!claiming || claimsHeld.on() || throttled.on() || slots <= 0 || sweepDue() || (drained && outcomes == 0)
+                || !claimsAllowed()) {
             return 0;
         }
-        return Math.min(free, settings.batch());
+        return Math.min(slots, settings.batch());
     }
 
     private void send(List<Outcome> group, int claim, String moved) {
@@ -409,7 +417,8 @@ public final class PartitionOwner {
                 drained = moved.result() == null && !parkedWaiting;
             } else {
                 drained = false;
-                int extra = Math.min(free, settings.batch() - 1);
+                // free is below zero while a call claims for the slots of its outcomes
+                int extra = Math.max(0, Math.min(free, settings.batch() - 1));
                 free -= extra;
                 send(List.of(), 1 + extra, moved.result().toString());
             }

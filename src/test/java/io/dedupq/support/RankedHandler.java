@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Test-only task types of the priority tests, each on a queue of its own with one slot (test
@@ -22,6 +23,8 @@ public abstract class RankedHandler implements TaskHandler<RankedHandler.Payload
     private final String type;
     private final List<String> starts = new CopyOnWriteArrayList<>();
     private final CountDownLatch gate = new CountDownLatch(1);
+    private final AtomicInteger running = new AtomicInteger();
+    private final AtomicInteger peak = new AtomicInteger();
 
     protected RankedHandler(String type) {
         this.type = type;
@@ -39,11 +42,21 @@ public abstract class RankedHandler implements TaskHandler<RankedHandler.Payload
 
     @Override
     public Object handle(Payload payload, ExecutionContext ctx) throws InterruptedException {
-        starts.add(ctx.taskId());
-        if (Boolean.TRUE.equals(payload.hold())) {
-            gate.await(1, TimeUnit.MINUTES);
+        peak.accumulateAndGet(running.incrementAndGet(), Math::max);
+        try {
+            starts.add(ctx.taskId());
+            if (Boolean.TRUE.equals(payload.hold())) {
+                gate.await(1, TimeUnit.MINUTES);
+            }
+            return null;
+        } finally {
+            running.decrementAndGet();
         }
-        return null;
+    }
+
+    /** The most executions that ever ran at once. */
+    public int peakRunning() {
+        return peak.get();
     }
 
     /** Task ids in the order their executions started. */
