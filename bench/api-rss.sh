@@ -67,7 +67,7 @@ gnuplot <<EOF
 set terminal png size 1000,500
 set output "$OUT/rss.png"
 set datafile separator ","
-set title "dedupq API pod under wrk: POST /api/tasks, $CONNECTIONS connections, $MINUTES min (512 MiB limit, worker off, $(java -version 2>&1 | head -1))"
+set title "dedupq API pod under wrk: POST /api/tasks, $CONNECTIONS connections, $MINUTES min (512 MiB limit, worker off, $(java -version 2>&1 | head -1 | tr -d '"' | cut -d' ' -f1-3))"
 set xlabel "seconds"
 set ylabel "RSS, MiB"
 set yrange [0:*]
