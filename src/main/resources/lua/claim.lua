@@ -19,10 +19,19 @@
   so while the hash holds our token the lock is ours or has expired. Anyone else deletes the lock
   only when it still holds their token (the hash may be gone). When the newer owner runs on this
   same worker, the copy in the list is the newer one's and stays. Copies are removed searching
-  from the list's tail, where the oldest are. The token of every recorded outcome is kept as
-  finishedBy, so a call sent again after its reply was lost answers 1 for it and changes nothing.
-  An execution whose task was cancelled while it ran (its token is the hash's cancelledBy) has
-  only its copy removed, and is answered 2.
+  from the list's tail, where the oldest are. An execution whose task was cancelled while it ran
+  (its token is the hash's cancelledBy) has only its copy removed, and is answered 2.
+
+  An outcome may come again: the worker sends a call again when its reply was lost, and, with
+  dedupq.durability.replicas, when fewer replicas than asked acknowledged it (WAIT), until a call
+  carrying it is acknowledged. Sent again, it changes nothing and is answered alike: the token of
+  every recorded outcome is kept as finishedBy (answered 1), a cancelled one's as cancelledBy
+  (2), and a refused one's as lostBy (0), so lost_locks counts it once. A recorded outcome is
+  answered 0 only when a later execution of the task recorded its own in between (a retry that
+  ran meanwhile): then it counts once in lost_locks, and nothing else changes. Each of these
+  answers writes its token again, even where it is already: WAIT counts only what its own
+  connection wrote, and the call sent again may go on another connection than the one that
+  first recorded the outcome. A write after it makes the WAIT that follows cover that too.
 
   Claims. Copies that must not run are dropped here, never executed:
     - a done marker exists (the task already reached a terminal state)   -> duplicate "done"
@@ -213,20 +222,28 @@ local function record(id, envelope, token, outcome, detail, nextRecord, delay)
   local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
   if owner[1] ~= token then
     -- read only here: the owner's outcome, nearly every one, pays for no third field
-    if redis.call('HGET', taskKey, 'cancelledBy') == token then
+    local other = redis.call('HMGET', taskKey, 'cancelledBy', 'lostBy')
+    if other[1] == token then
       -- cancelled while it ran (cancel.lua): the task is terminal already; only the copy goes
       redis.call('LREM', KEYS[2], '-1', envelope)
+      redis.call('HSET', taskKey, 'cancelledBy', token)
       return 2
     end
     -- the lock is ours only if it still carries our token (the task hash may be gone)
     if redis.call('GET', lockKey) == token then
       redis.call('DEL', lockKey)
     end
-    if owner[2] == token then return 1 end
+    if owner[2] == token then
+      redis.call('HSET', taskKey, 'finishedBy', token)
+      return 1
+    end
     if not owner[1] or string.sub(owner[1], 1, #prefix) ~= prefix then
       redis.call('LREM', KEYS[2], '-1', envelope)
     end
-    count('lost_locks')
+    -- once per execution, however often its outcome is sent
+    if other[2] ~= token then count('lost_locks') end
+    -- a vanished hash is not made again: it would never expire
+    if redis.call('EXISTS', taskKey) == 1 then redis.call('HSET', taskKey, 'lostBy', token) end
     return 0
   end
   redis.call('DEL', lockKey)

@@ -250,13 +250,15 @@ public interface DedupqConfig {
          * 0 answers once the master has it. With fewer acknowledgements within
          * {@code replica-timeout} the answer is 503, outcome unknown: the task is on the master
          * and runs unless a failover loses it, and a retry with the same id is safe either way.
+         * Workers wait for them too: each claim.lua call (outcomes and claims) counts only once
+         * acknowledged; its outcomes go again until then, and its claims do not start.
          */
         @WithDefault("0")
         int replicas();
 
         /**
-         * Longest wait for the replicas' acknowledgement; must be shorter than
-         * {@code dedupq.redis-guard.timeout}, which cuts off the whole enqueue call.
+         * Longest wait for the replicas' acknowledgement (of an enqueue, or of a worker's call);
+         * must be shorter than {@code dedupq.redis-guard.timeout}, which cuts off the whole enqueue call.
          */
         @WithDefault("300ms")
         Duration replicaTimeout();

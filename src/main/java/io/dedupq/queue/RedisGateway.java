@@ -89,6 +89,15 @@ public final class RedisGateway {
     }
 
     /**
+     * One script call that, with {@code replicas} above 0, counts only once that many replicas
+     * have it: sent as {@link #scriptsReplicated} (a pipeline of the call and WAIT), failing with
+     * {@link NotReplicatedException} when fewer acknowledged. With 0 it is {@link #script}: no WAIT.
+     */
+    public Future<Response> script(ScriptCall call, int replicas, Duration timeout) {
+        return replicas == 0 ? script(call) : scriptsReplicated(List.of(call), replicas, timeout).map(replies -> replies.get(0));
+    }
+
+    /**
      * Each slot's pipeline is followed by {@code after} on the same connection; {@code check}
      * gets each slot's replies, those of {@code after} last, and returns the calls' own (or fails).
      */

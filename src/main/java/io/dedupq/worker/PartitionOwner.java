@@ -55,6 +55,13 @@ import org.jboss.logging.Logger;
  * does not run. Outcomes of a failed call are sent again with backoff until they land (the
  * handlers ran; claim.lua recognises an outcome it already recorded) or shutdown gives up on
  * them, when their copies are requeued instead.
+ *
+ * <p>With {@code dedupq.durability.replicas} N above 0, each call is followed by WAIT N on its
+ * connection, and a call that fewer replicas acknowledged in time counts as failed: a failover
+ * could still undo it. Its outcomes stay this owner's, with their slots and copies, and go again
+ * until a call carrying them is acknowledged, so a recorded outcome survives a failover as an
+ * acknowledged enqueue does; its claims never start, and the sweep requeues them. A task thus
+ * starts only after its claim is on N replicas, and with it everything written before it.
  */
 public final class PartitionOwner {
 
@@ -259,7 +266,10 @@ public final class PartitionOwner {
                 settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group,
                 settings.rateLimit().orElse(null), settings.groupConcurrency(), settings.priorityOrder(),
                 settings.groupRateLimit().orElse(null));
-        with.loop().script(call.script(with.keys())).onComplete(sent -> {
+        // with dedupq.durability.replicas, WAIT follows on the call's connection, and a call fewer
+        // replicas acknowledged fails like any other: a failover may still undo it
+        DedupqConfig.Durability durability = with.config().durability();
+        with.loop().script(call.script(with.keys()), durability.replicas(), durability.replicaTimeout()).onComplete(sent -> {
             callsInFlight--;
             if (claim > 0) {
                 claimsInFlight--;
@@ -331,7 +341,8 @@ public final class PartitionOwner {
         LOG.warnf("queue %s: claim.lua failed (%s); backing off", partition, failure.getMessage());
         if (claim > 0) {
             free += claim;
-            // the reply may be lost with copies of ours in it
+            // the reply may be lost with copies of ours in it; or it came but not replicated, and its
+            // copies do not start: after a failover the task may be pending again, another worker's
             sweepWanted = true;
         }
         // in front of what came later, in their order

@@ -183,6 +183,19 @@ class CompleteContractTest {
         assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)), "the stale copy leaves this worker's list");
         assertEquals("1", stat("lost_locks"));
         assertNull(stat("succeeded"));
+
+        assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")), "a call sent again is answered alike");
+        assertEquals("1", stat("lost_locks"), "and counted once");
+        assertEquals("w2:9", lab.get(keys.lock(partition, id)));
+        assertEquals("running", lab.hget(keys.task(partition, id), "status"));
+    }
+
+    /** Redis's count of writes (those it replicates), from INFO. */
+    private long writes() {
+        String info = lab.call("INFO", "persistence").toString();
+        String field = "rdb_changes_since_last_save:";
+        int at = info.indexOf(field) + field.length();
+        return Long.parseLong(info.substring(at, info.indexOf('\r', at)).trim());
     }
 
     /** cancel.lua on the running task, as POST /api/tasks/{id}/cancel sends it. */
@@ -214,7 +227,9 @@ class CompleteContractTest {
             assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))));
             assertEquals(List.of(), lab.zrange(keys.delayed(partition)), "no retry scheduled");
             assertEquals(List.of(), lab.lrange(keys.dead(partition)), "nothing dead-lettered");
+            long writes = writes();
             assertEquals(List.of(2L), complete(late), "a call sent again is answered alike");
+            assertTrue(writes() > writes, "and writes its token again, for a WAIT after the call to cover");
         }
         assertNull(stat("succeeded"));
         assertNull(stat("retried"));
@@ -269,6 +284,7 @@ class CompleteContractTest {
         assertFalse(lab.exists(keys.lock(partition, id)), "our own lock is freed, so the id is not blocked");
         assertFalse(lab.exists(keys.done(partition, id)), "nothing is marked done: the id may be submitted again");
         assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)));
+        assertFalse(lab.exists(keys.task(partition, id)), "no hash is made again, one that would never expire");
     }
 
     @Test
@@ -278,7 +294,10 @@ class CompleteContractTest {
         // another execution claimed the id later and holds the lock
         lab.call("SET", keys.lock(partition, id), "w2:9", "PX", 30_000);
 
+        long writes = writes();
         assertEquals(List.of(1L), complete(Outcome.succeeded(id, "w1:5", "{\"runs\":1}")), "recognised by finishedBy");
+        // WAIT counts what its own connection wrote, and the call sent again may go on another connection
+        assertTrue(writes() > writes, "it writes its token again, so that a WAIT after the call covers the outcome");
 
         assertEquals("1", stat("succeeded"), "counted once");
         assertNull(stat("lost_locks"));

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A test-only task type ("blocking", queue "blocking", one slot in the test profile) whose
@@ -28,6 +29,7 @@ public class BlockingHandler implements TaskHandler<BlockingHandler.Payload> {
     private final Map<String, CountDownLatch> gates = new ConcurrentHashMap<>();
     private final Set<String> running = ConcurrentHashMap.newKeySet();
     private final Map<String, ExecutionContext> contexts = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> executions = new ConcurrentHashMap<>();
 
     @Override
     public String type() {
@@ -42,6 +44,7 @@ public class BlockingHandler implements TaskHandler<BlockingHandler.Payload> {
     @Override
     public Object handle(Payload payload, ExecutionContext ctx) throws InterruptedException {
         contexts.put(ctx.taskId(), ctx);
+        executions.computeIfAbsent(ctx.taskId(), id -> new AtomicInteger()).incrementAndGet();
         running.add(ctx.taskId());
         try {
             awaitRelease(ctx.taskId(), Boolean.TRUE.equals(payload.ignoreInterrupts()));
@@ -81,6 +84,12 @@ public class BlockingHandler implements TaskHandler<BlockingHandler.Payload> {
     /** The context of the task's last execution, or null before it started: what the worker told it. */
     public ExecutionContext context(String id) {
         return contexts.get(id);
+    }
+
+    /** How many times the handler started on {@code id}: a released task's gate stays open, so a second run returns at once. */
+    public int executions(String id) {
+        AtomicInteger n = executions.get(id);
+        return n == null ? 0 : n.get();
     }
 
     public void release(String id) {
