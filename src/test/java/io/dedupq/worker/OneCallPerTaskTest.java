@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * The call that records an outcome also claims the next task, for the slot that outcome frees (as
  * BullMQ's moveToFinished returns the next job): on a queue with one slot a backlog costs one
  * claim.lua call per task, not one to record and one to claim, and the tasks still run one at a
- * time, in order. Calls are counted by Redis's MONITOR, as the server saw them.
+ * time, in order; with {@code dedupq.durability.replicas} at its default 0, no WAIT follows them.
+ * Calls are counted by Redis's MONITOR, as the server saw them.
  */
 @QuarkusTest
 @WithTestResource(RedisTestResource.class)
@@ -58,13 +60,16 @@ class OneCallPerTaskTest {
         }
         // the client sends the command's name in lower case
         String claimCall = "\"evalsha\" \"" + LuaScript.CLAIM.sha() + "\"";
-        try (RedisMonitor monitor = new RedisMonitor(redisUrl,
-                line -> line.toLowerCase(Locale.ROOT).contains(claimCall) && line.contains("\"" + pending + "\""))) {
+        Predicate<String> claim = line -> line.toLowerCase(Locale.ROOT).contains(claimCall) && line.contains("\"" + pending + "\"");
+        Predicate<String> wait = line -> line.toLowerCase(Locale.ROOT).contains("] \"wait\"");
+        try (RedisMonitor monitor = new RedisMonitor(redisUrl, claim.or(wait))) {
             // LPUSH puts the last one at the head; the owner takes from the tail
             redis.lpush(pending, envelopes.toArray(String[]::new));
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> ranked.starts().stream().filter(id -> id.startsWith(prefix)).count() == TASKS);
-            int calls = monitor.lines().size();
+            List<String> seen = monitor.lines();
+            assertEquals(List.of(), seen.stream().filter(wait).toList(), "dedupq.durability.replicas=0: no WAIT after a call");
+            long calls = seen.stream().filter(claim).count();
             // one call per task, plus the one that finds pending empty; with one slot no call claims
             // two, so fewer calls than tasks would mean the count missed some
             assertTrue(calls >= TASKS && calls <= TASKS + 3, calls + " claim.lua calls for " + TASKS + " tasks");
