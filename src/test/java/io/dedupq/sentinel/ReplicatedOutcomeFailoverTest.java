@@ -25,12 +25,11 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code dedupq.durability.replicas=1} covers the worker's outcomes too: the master records a
- * task's outcome that no replica receives, then dies (SIGKILL), and the replica the sentinel
- * promotes still has the task running, its lock held, its copy in the worker's processing list.
- * The owner never had that outcome acknowledged by a replica, so it sends it again to the new
- * master: the task ends succeeded, its handler ran once, and once a call carrying the outcome
- * is acknowledged the slot it held takes the next task.
+ * {@code dedupq.durability.replicas=1} covers the worker's calls too. The replicas are cut off
+ * from the master: stopped (SIGSTOP) and their links killed (CLIENT KILL TYPE replica), since a
+ * stopped process's socket still takes in what the master sends, and it would apply that once
+ * resumed. Each test works on the group as the sentinel names it now (the other may have failed
+ * it over already).
  */
 @QuarkusTest
 @TestProfile(ReplicatedOutcomeFailoverTest.OneReplica.class)
@@ -48,37 +47,43 @@ class ReplicatedOutcomeFailoverTest {
     @Inject
     RedisKeys keys;
 
+    private final RedisSentinelGroup group = RedisSentinelTestResource.group();
+
+    /**
+     * The master records a task's outcome that no replica receives, then dies (SIGKILL); the
+     * replica the sentinel promotes still has the task running, its lock held, its copy in the
+     * worker's processing list. The owner never had the outcome acknowledged, so it sends it
+     * again to the new master: the task ends succeeded, its handler ran once, and once a call
+     * carrying the outcome is acknowledged the slot it held takes the next task.
+     */
     @Test
     void anOutcomeNoReplicaReceivedIsRecordedOnTheNewMasterAndTheTaskRunsOnce() {
-        RedisSentinelGroup group = RedisSentinelTestResource.group();
+        RedisProcess master = group.currentMaster();
+        List<RedisProcess> replicas = replicasInSync();
         String id = uniqueId("outcome");
         String hash = keys.task(QUEUE, id);
         assertEquals(202, post(task(id, BlockingHandler.TYPE, Map.of())));
         await().atMost(Duration.ofSeconds(20)).until(() -> handler.running(id));
-        await().atMost(Duration.ofSeconds(10)).until(() -> group.replicas().stream()
-                .allMatch(replica -> "running".equals(status(replica.port(), hash))));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> replicas.stream().allMatch(replica -> "running".equals(status(replica.port(), hash))));
 
-        // the replicas stop taking the master's stream: paused, and cut off, since a paused process's
-        // socket still takes in what the master sends, which it would apply once resumed
-        group.replicas().forEach(RedisProcess::pause);
-        RedisCli.run(group.master().port(), "client", "kill", "type", "replica");
+        cutOff(master, replicas);
         handler.release(id);
-        await().atMost(Duration.ofSeconds(10)).until(() -> "succeeded".equals(status(group.master().port(), hash)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> "succeeded".equals(status(master.port(), hash)));
 
-        group.master().kill();
-        group.replicas().forEach(RedisProcess::resume);
-        for (RedisProcess replica : group.replicas()) {
+        master.kill();
+        replicas.forEach(RedisProcess::resume);
+        for (RedisProcess replica : replicas) {
             // read at once: the sentinel waits a second before it calls the master down
             assertEquals("running", status(replica.port(), hash), "the outcome reached no replica");
         }
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(group::failedOver);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .until(() -> group.currentMasterPort() != master.port());
 
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                .until(() -> "succeeded".equals(given().get("/api/tasks/" + id).jsonPath().getString("status")));
-        assertEquals(1, handler.executions(id), "the handler ran once");
-        int master = group.currentMasterPort();
-        assertEquals("0", RedisCli.run(master, "exists", keys.lock(QUEUE, id)).trim(), "no lock is left");
-        assertEquals("1", RedisCli.run(master, "exists", keys.done(QUEUE, id)).trim(), "the done marker is there");
+        awaitSucceededOnce(id);
+        int newMaster = group.currentMasterPort();
+        assertEquals("0", RedisCli.run(newMaster, "exists", keys.lock(QUEUE, id)).trim(), "no lock is left");
+        assertEquals("1", RedisCli.run(newMaster, "exists", keys.done(QUEUE, id)).trim(), "the done marker is there");
 
         // the queue's one slot frees once a call carrying the outcome was acknowledged: then the next task starts
         String next = uniqueId("next");
@@ -87,6 +92,50 @@ class ReplicatedOutcomeFailoverTest {
         await().atMost(Duration.ofSeconds(30)).until(() -> handler.running(next));
         handler.release(next);
         assertEquals(1, handler.executions(id), "the handler still ran once");
+    }
+
+    /**
+     * A claim no replica acknowledged does not start (a failover could give the task to another
+     * worker): the owner requeues it and claims it again, over and over, without running it;
+     * once the replicas are back, a claim is acknowledged and the task runs, once.
+     */
+    @Test
+    void aClaimNoReplicaAcknowledgedDoesNotStartUntilOneDoes() {
+        RedisProcess master = group.currentMaster();
+        List<RedisProcess> replicas = replicasInSync();
+        cutOff(master, replicas);
+        String id = uniqueId("claim");
+        assertEquals(503, post(task(id, BlockingHandler.TYPE, Map.of())), "the enqueue was not replicated either");
+        // attempts counts claims: a second one means the first was requeued without running
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(
+                () -> Integer.parseInt(RedisCli.run(master.port(), "hget", keys.task(QUEUE, id), "attempts").trim()) >= 2);
+        assertEquals(0, handler.executions(id), "no claim started it");
+
+        replicas.forEach(RedisProcess::resume);
+        await().atMost(Duration.ofSeconds(30)).until(() -> handler.running(id));
+        handler.release(id);
+        awaitSucceededOnce(id);
+    }
+
+    /** Waits until the API reads the task succeeded, and counts its handler's runs. */
+    private void awaitSucceededOnce(String id) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                .until(() -> "succeeded".equals(given().get("/api/tasks/" + id).jsonPath().getString("status")));
+        assertEquals(1, handler.executions(id), "the handler ran once");
+    }
+
+    /** The current master's replicas, once each has its link up. */
+    private List<RedisProcess> replicasInSync() {
+        List<RedisProcess> replicas = group.currentReplicas();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> replicas.stream()
+                .allMatch(replica -> RedisCli.run(replica.port(), "info", "replication").contains("master_link_status:up")));
+        return replicas;
+    }
+
+    /** The replicas stop taking the master's stream: stopped, and their links killed. */
+    private static void cutOff(RedisProcess master, List<RedisProcess> replicas) {
+        replicas.forEach(RedisProcess::pause);
+        RedisCli.run(master.port(), "client", "kill", "type", "replica");
     }
 
     private static String status(int port, String hash) {

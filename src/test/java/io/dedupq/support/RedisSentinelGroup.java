@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A master, two replicas and one Sentinel watching them, as real processes on free ports. The
@@ -71,6 +72,23 @@ public final class RedisSentinelGroup {
     public boolean failedOver() {
         int port = currentMasterPort();
         return replicas.stream().anyMatch(replica -> replica.port() == port);
+    }
+
+    /** The process the sentinel names as master now. */
+    public RedisProcess currentMaster() {
+        int port = currentMasterPort();
+        return processes().filter(process -> process.port() == port).findFirst()
+                .orElseThrow(() -> new IllegalStateException("the sentinel names no process of this group: port " + port));
+    }
+
+    /** The live processes but the current master: its replicas, once the sentinel has pointed them at it. */
+    public List<RedisProcess> currentReplicas() {
+        int port = currentMasterPort();
+        return processes().filter(process -> process.alive() && process.port() != port).toList();
+    }
+
+    private Stream<RedisProcess> processes() {
+        return Stream.concat(Stream.of(master), replicas.stream());
     }
 
     /** The port of the master as the sentinel names it now. */
