@@ -107,7 +107,8 @@ class ReplicatedOutcomeFailoverTest {
         String id = uniqueId("claim");
         assertEquals(503, post(task(id, BlockingHandler.TYPE, Map.of())), "the enqueue was not replicated either");
         // attempts counts claims: a second one means the first was requeued without running
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .failFast("a claim no replica acknowledged started the task", () -> handler.executions(id) > 0).until(
                 () -> Integer.parseInt(RedisCli.run(master.port(), "hget", keys.task(QUEUE, id), "attempts").trim()) >= 2);
         assertEquals(0, handler.executions(id), "no claim started it");
 
