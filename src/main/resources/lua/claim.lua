@@ -221,7 +221,7 @@ local function record(id, envelope, token, outcome, detail, nextRecord, delay)
   local lockKey, taskKey = base .. 'lock:' .. id, base .. 'task:' .. id
   local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
   if owner[1] ~= token then
-    -- read only here: the owner's outcome, nearly every one, pays for no third field
+    -- read only here: the owner's outcome, nearly every one, pays for neither field
     local other = redis.call('HMGET', taskKey, 'cancelledBy', 'lostBy')
     if other[1] == token then
       -- cancelled while it ran (cancel.lua): the task is terminal already; only the copy goes

@@ -78,7 +78,10 @@ public class EventLoopRedis {
         return gateway.script(call);
     }
 
-    /** One script call on the loop, followed by WAIT when {@code replicas} is above 0 (see {@link RedisGateway#script(ScriptCall, int, Duration)}). */
+    /**
+     * One script call on the loop, followed by WAIT when {@code replicas} is above 0 (see
+     * {@link RedisGateway#script(ScriptCall, int, Duration)}).
+     */
     public Future<Response> script(ScriptCall call, int replicas, Duration timeout) {
         return gateway.script(call, replicas, timeout);
     }

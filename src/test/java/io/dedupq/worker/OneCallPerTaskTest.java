@@ -60,7 +60,8 @@ class OneCallPerTaskTest {
         }
         // the client sends the command's name in lower case
         String claimCall = "\"evalsha\" \"" + LuaScript.CLAIM.sha() + "\"";
-        Predicate<String> claim = line -> line.toLowerCase(Locale.ROOT).contains(claimCall) && line.contains("\"" + pending + "\"");
+        Predicate<String> claim = line -> line.toLowerCase(Locale.ROOT).contains(claimCall)
+                && line.contains("\"" + pending + "\"");
         Predicate<String> wait = line -> line.toLowerCase(Locale.ROOT).contains("] \"wait\"");
         try (RedisMonitor monitor = new RedisMonitor(redisUrl, claim.or(wait))) {
             // LPUSH puts the last one at the head; the owner takes from the tail
