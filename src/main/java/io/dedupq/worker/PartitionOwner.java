@@ -75,6 +75,8 @@ public final class PartitionOwner {
 
     private final Partition partition;
     private final DedupqConfig.QueueConfig settings;
+    /** dedupq.durability: replicas that must acknowledge each call (0: no WAIT), and how long to wait. */
+    private final DedupqConfig.Durability durability;
     private final Collaborators with;
     private final ExecutorService handlers;
 
@@ -121,6 +123,7 @@ public final class PartitionOwner {
     public PartitionOwner(Partition partition, DedupqConfig.QueueConfig settings, Collaborators with) {
         this.partition = partition;
         this.settings = settings;
+        this.durability = with.config().durability();
         this.with = with;
         this.free = settings.concurrency();
         AtomicInteger n = new AtomicInteger();
@@ -268,7 +271,6 @@ public final class PartitionOwner {
                 settings.groupRateLimit().orElse(null));
         // with dedupq.durability.replicas, WAIT follows on the call's connection, and a call fewer
         // replicas acknowledged fails like any other: a failover may still undo it
-        DedupqConfig.Durability durability = with.config().durability();
         with.loop().script(call.script(with.keys()), durability.replicas(), durability.replicaTimeout()).onComplete(sent -> {
             callsInFlight--;
             if (claim > 0) {
