@@ -17,7 +17,10 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
  * of a hang. Shared because Redis down is Redis down for every caller: once enqueues time out,
  * a stats read would only wait for the same timeout. Only Redis failures (and timeouts) count
  * toward opening it, never a bug or bad data; nor a full Redis ({@link RedisFullException}): it
- * answers at once, and still serves reads, which an open breaker would refuse.
+ * answers at once, and still serves reads, which an open breaker would refuse; nor a write its
+ * replicas did not acknowledge ({@link NotReplicatedException}): the master answered, within
+ * {@code dedupq.durability.replica-timeout}, and on a Cluster it is one master's replica that is
+ * late, so an open breaker would refuse the queues of every other master too.
  * <p>
  * A guarded method must not call another guarded method: in half-open state the breaker lets
  * one call through, and the inner call would be refused.
@@ -40,7 +43,7 @@ public class RedisGuard {
                 .failureRatio(policy.failureRatio())
                 .delay(policy.delay().toMillis(), ChronoUnit.MILLIS)
                 .failOn(List.of(StoreUnavailableException.class, TimeoutException.class))
-                .skipOn(List.of(RedisFullException.class))
+                .skipOn(List.of(RedisFullException.class, NotReplicatedException.class))
                 .done()
                 .build();
     }

@@ -7,9 +7,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A local Redis Cluster of real processes: N masters without replicas, each a redis-server
- * with {@code --cluster-enabled yes} on a free port, joined by {@code redis-cli --cluster create}.
- * Stopped by pid. Tests ask single nodes through redis-cli (which slot a key has, who serves it).
+ * A local Redis Cluster of real processes: N masters, each with R replicas (0 unless asked), each
+ * a redis-server with {@code --cluster-enabled yes} on a free port, joined by
+ * {@code redis-cli --cluster create}. Stopped by pid. Tests ask single nodes through redis-cli
+ * (which slot a key has, who serves it, which node replicates it).
  */
 public final class RedisCluster {
 
@@ -22,9 +23,14 @@ public final class RedisCluster {
     }
 
     public static RedisCluster start(Path dir, int masters) {
+        return start(dir, masters, 0);
+    }
+
+    /** {@code masters} masters with {@code replicasEach} replicas each, every replica's link up. */
+    public static RedisCluster start(Path dir, int masters, int replicasEach) {
         List<RedisProcess> nodes = new ArrayList<>();
         try {
-            for (int i = 0; i < masters; i++) {
+            for (int i = 0; i < masters * (1 + replicasEach); i++) {
                 Path nodeDir = dir.resolve("node-" + i);
                 nodes.add(RedisProcess.start(nodeDir, "--cluster-enabled", "yes",
                         "--cluster-config-file", nodeDir.resolve("nodes.conf").toAbsolutePath().toString(),
@@ -33,9 +39,12 @@ public final class RedisCluster {
             RedisCluster cluster = new RedisCluster(nodes);
             List<String> create = new ArrayList<>(List.of("--cluster", "create"));
             nodes.forEach(node -> create.add("127.0.0.1:" + node.port()));
-            create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+            create.addAll(List.of("--cluster-replicas", Integer.toString(replicasEach), "--cluster-yes"));
             cluster.cli(nodes.get(0), create.toArray(String[]::new));
             cluster.awaitReady();
+            RedisCli.await(READY_TIMEOUT_SECONDS, "every replica's link to its master up", () -> nodes.stream()
+                    .map(node -> cluster.cli(node, "info", "replication"))
+                    .allMatch(info -> info.contains("role:master") || info.contains("master_link_status:up")));
             return cluster;
         } catch (RuntimeException e) {
             nodes.forEach(RedisProcess::stop);
@@ -81,6 +90,26 @@ public final class RedisCluster {
     public RedisProcess nodeOf(String key) {
         String address = masterOf(key);
         return nodes.stream().filter(n -> address.endsWith(":" + n.port())).findFirst().orElseThrow();
+    }
+
+    /** The replica of {@code master} (the cluster's first, if it has several). */
+    public RedisProcess replicaOf(RedisProcess master) {
+        String[] lines = cli(nodes.get(0), "cluster", "nodes").split("\n");
+        String masterId = null;
+        for (String line : lines) {
+            String[] fields = line.trim().split(" ");
+            if (fields.length > 2 && fields[2].contains("master") && fields[1].startsWith("127.0.0.1:" + master.port() + "@")) {
+                masterId = fields[0];
+            }
+        }
+        for (String line : lines) {
+            String[] fields = line.trim().split(" ");
+            if (fields.length > 3 && fields[2].contains("slave") && fields[3].equals(masterId)) {
+                int port = Integer.parseInt(fields[1].replaceAll("@.*", "").replaceAll(".*:", ""));
+                return nodes.stream().filter(n -> n.port() == port).findFirst().orElseThrow();
+            }
+        }
+        throw new IllegalStateException("no replica of " + master.url() + " (node " + masterId + ")");
     }
 
     public void stop() {

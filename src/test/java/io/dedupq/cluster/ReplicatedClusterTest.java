@@ -1,0 +1,113 @@
+package io.dedupq.cluster;
+
+import static io.dedupq.support.Api.awaitStatus;
+import static io.dedupq.support.Api.flaky;
+import static io.dedupq.support.Api.post;
+import static io.dedupq.support.Api.task;
+import static io.dedupq.support.Api.uniqueId;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.dedupq.config.RedisProcess;
+import io.dedupq.queue.Partition;
+import io.dedupq.queue.QueuePartitions;
+import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.FlakyHandler;
+import io.dedupq.support.PartedHandler;
+import io.dedupq.support.RedisCli;
+import io.dedupq.support.RedisCluster;
+import io.dedupq.support.RedisClusterTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code dedupq.durability.replicas=1} on a Redis Cluster whose three masters have a replica
+ * each: the WAIT after a script goes to the master that ran it, so it counts that master's
+ * replica and no other. With one master's replica cut off (SIGSTOP, and its link killed),
+ * enqueues to that master's partition answer 503 every time while those to another master's
+ * partition are acknowledged and run; once the replica is back, the first master's are too.
+ */
+@QuarkusTest
+@TestProfile(ReplicatedClusterTest.OneReplicaEach.class)
+class ReplicatedClusterTest {
+
+    private static final String TYPE = PartedHandler.TYPE;
+
+    public static class OneReplicaEach implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("dedupq.durability.replicas", "1", "dedupq.durability.replica-timeout", "500ms");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(RedisClusterTestResource.class, Map.of("replicas", "1")));
+        }
+    }
+
+    @Inject
+    RedisKeys keys;
+
+    @Inject
+    QueuePartitions partitions;
+
+    @Inject
+    FlakyHandler handler;
+
+    @Test
+    void eachMasterWaitsForItsOwnReplica() {
+        RedisCluster cluster = RedisClusterTestResource.cluster();
+        List<Partition> parted = partitions.of(TYPE);
+        Partition cut = parted.get(0);
+        RedisProcess master = cluster.nodeOf(keys.pending(cut));
+        Partition elsewhere = parted.stream().filter(p -> cluster.nodeOf(keys.pending(p)) != master).findFirst()
+                .orElseThrow();
+
+        runsOnce(idOn(cut));
+
+        RedisProcess replica = cluster.replicaOf(master);
+        replica.pause();
+        // a stopped process's socket still takes in what the master sends; without its link the master counts no replica
+        RedisCli.run(master.port(), "client", "kill", "type", "replica");
+        try {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(503, post(task(idOn(cut), TYPE, flaky(0))), "no replica of " + master.url() + " acknowledged");
+            }
+            runsOnce(idOn(elsewhere));
+        } finally {
+            replica.resume();
+        }
+
+        AtomicReference<String> accepted = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            accepted.set(idOn(cut));
+            return post(task(accepted.get(), TYPE, flaky(0))) == 202;
+        });
+        awaitStatus(accepted.get(), "succeeded");
+        assertEquals(1, handler.executions(accepted.get()).size(), "ran once");
+    }
+
+    /** Enqueued (acknowledged by the replica of its master), it runs and succeeds, once. */
+    private void runsOnce(String id) {
+        assertEquals(202, post(task(id, TYPE, flaky(0))), id);
+        awaitStatus(id, "succeeded");
+        assertEquals(1, handler.executions(id).size(), id + " ran once");
+    }
+
+    /** A fresh task id that goes to {@code partition}. */
+    private String idOn(Partition partition) {
+        while (true) {
+            String id = uniqueId("replicated");
+            if (partitions.forTask(TYPE, id).equals(partition)) {
+                return id;
+            }
+        }
+    }
+}
