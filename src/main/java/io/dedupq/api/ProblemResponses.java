@@ -8,6 +8,7 @@ import io.dedupq.queue.InvalidTaskException;
 import io.dedupq.queue.NotReplicatedException;
 import io.dedupq.queue.RedisFullException;
 import io.dedupq.queue.StoreUnavailableException;
+import io.dedupq.queue.TooFewReplicasException;
 import io.dedupq.security.ApiKeyMechanism;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
@@ -48,6 +49,9 @@ public class ProblemResponses {
         }
         if (e instanceof NotReplicatedException) {
             return notReplicated(e);
+        }
+        if (e instanceof TooFewReplicasException) {
+            return tooFewReplicas(e);
         }
         if (e instanceof StoreUnavailableException || e instanceof FaultToleranceException) {
             return unavailable(e);
@@ -110,6 +114,16 @@ public class ProblemResponses {
                 "the task store (Redis) took the write, but fewer replicas than dedupq.durability.replicas acknowledged "
                         + "it in time, so a failover may still lose it. Retry later with the same task id: a task that "
                         + "is kept then answers 200 as a duplicate")))
+                .header("Retry-After", config.api().retryAfterSeconds()).build();
+    }
+
+    /** Refused by a master short of the replicas its min-replicas-to-write asks for: nothing was written. */
+    private Response tooFewReplicas(Throwable e) {
+        LOG.warnf("answering 503: %s", e.getMessage());
+        return Response.fromResponse(respond(Problem.of(503, "too-few-replicas", "Service unavailable",
+                "the task store (Redis) refused the write: fewer replicas are connected to it than its "
+                        + "min-replicas-to-write setting asks for, so nothing was written. Retry later with the same "
+                        + "task id")))
                 .header("Retry-After", config.api().retryAfterSeconds()).build();
     }
 

@@ -17,8 +17,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
  * of a hang. Shared because Redis down is Redis down for every caller: once enqueues time out,
  * a stats read would only wait for the same timeout. Only Redis failures (and timeouts) count
  * toward opening it, never a bug or bad data; nor a full Redis ({@link RedisFullException}): it
- * answers at once, and still serves reads, which an open breaker would refuse; nor a write its
- * replicas did not acknowledge ({@link NotReplicatedException}): the master answered, within
+ * answers at once, and still serves reads, which an open breaker would refuse; nor a master that
+ * refuses writes for want of replicas ({@link TooFewReplicasException}), for the same reasons;
+ * nor a write its replicas did not acknowledge ({@link NotReplicatedException}): the master answered, within
  * {@code dedupq.durability.replica-timeout}, and on a Cluster it is one master's replica that is
  * late, so an open breaker would refuse the queues of every other master too.
  * <p>
@@ -43,7 +44,7 @@ public class RedisGuard {
                 .failureRatio(policy.failureRatio())
                 .delay(policy.delay().toMillis(), ChronoUnit.MILLIS)
                 .failOn(List.of(StoreUnavailableException.class, TimeoutException.class))
-                .skipOn(List.of(RedisFullException.class, NotReplicatedException.class))
+                .skipOn(List.of(RedisFullException.class, TooFewReplicasException.class, NotReplicatedException.class))
                 .done()
                 .build();
     }

@@ -5,7 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Turns a failed Redis call into what callers catch, {@link RedisFullException} for Redis's OOM
- * reply and {@link StoreUnavailableException} for everything else, and counts the OOM replies
+ * reply, {@link TooFewReplicasException} for its NOREPLICAS reply and
+ * {@link StoreUnavailableException} for everything else, and counts the OOM replies
  * (the metric {@code dedupq.redis.writes.refused}, health's {@code refusedWrites}).
  */
 @ApplicationScoped
@@ -22,6 +23,9 @@ public class RefusedWrites {
         if (RedisFullException.isOom(e)) {
             refused.incrementAndGet();
             return new RedisFullException(e);
+        }
+        if (TooFewReplicasException.isNoReplicas(e)) {
+            return new TooFewReplicasException(e);
         }
         return new StoreUnavailableException(e);
     }

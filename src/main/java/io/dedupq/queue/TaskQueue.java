@@ -34,9 +34,10 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
  *
  * <p>Errors: {@link InvalidTaskException} (its {@code errors()} name each wrong field; nothing was
  * enqueued) and {@link StoreUnavailableException} (Redis did not answer in time; a write may or
- * may not have happened, so retry with the same id), whose subclass {@link RedisFullException}
- * says Redis is out of memory and refused the write. Thrown from an application's own REST
- * endpoint, they become problem+json answers (400, 503 and 507).
+ * may not have happened, so retry with the same id), whose subclasses {@link RedisFullException}
+ * and {@link TooFewReplicasException} say Redis refused the write (out of memory; short of the
+ * replicas its {@code min-replicas-to-write} asks for) and wrote nothing. Thrown from an
+ * application's own REST endpoint, they become problem+json answers (400, 503 and 507).
  */
 @ApplicationScoped
 public class TaskQueue {
