@@ -29,6 +29,35 @@ public class ProblemResponses {
 
     private static final Logger LOG = Logger.getLogger(ProblemResponses.class);
 
+    /**
+     * Redis down, paused or refused by the circuit breaker: the client should come back later.
+     * After a timeout the request may already sit in Redis's socket and run when Redis wakes up,
+     * so the answer must not promise that nothing was written: a retry with the same task id is
+     * the safe way, and answers 200 duplicate if the first one got through.
+     */
+    private static final String UNAVAILABLE = "the task store (Redis) did not answer; a write may or may not have taken "
+            + "effect. Retry later with the same task id: a task that did get through then answers 200 as a duplicate";
+
+    /**
+     * Redis answered OOM (at maxmemory under noeviction): distinct from "did not answer", since
+     * the refused script wrote nothing. For a batch spread over several queue partitions the
+     * partitions Redis took before it filled up did get their tasks: a retry with the same ids
+     * is safe either way.
+     */
+    private static final String FULL = "the task store (Redis) is out of memory (maxmemory reached) and refused the "
+            + "write: what it refused was not written. Retry later with the same task ids (a task that did get in, e.g. "
+            + "of another partition in a batch, then answers 200 as a duplicate)";
+
+    /** Written on the master, not yet on enough replicas: a failover now may lose it, so the outcome is unknown. */
+    private static final String NOT_REPLICATED = "the task store (Redis) took the write, but fewer replicas than "
+            + "dedupq.durability.replicas acknowledged it in time, so a failover may still lose it. Retry later with "
+            + "the same task id: a task that is kept then answers 200 as a duplicate";
+
+    /** Refused by a master short of the replicas its min-replicas-to-write asks for: nothing was written. */
+    private static final String TOO_FEW_REPLICAS = "the task store (Redis) refused the write: fewer replicas are "
+            + "connected to it than its min-replicas-to-write setting asks for, so nothing was written. Retry later "
+            + "with the same task id";
+
     private final ObjectMapper mapper;
     private final DedupqConfig config;
 
@@ -45,16 +74,16 @@ public class ProblemResponses {
             return respond(Problem.invalid(invalid.errors()));
         }
         if (e instanceof RedisFullException) {
-            return full(e);
+            return retryLater(e, Problem.of(507, "store-full", "Insufficient Storage", FULL));
         }
         if (e instanceof NotReplicatedException) {
-            return notReplicated(e);
+            return retryLater(e, Problem.of(503, "not-replicated", "Service unavailable", NOT_REPLICATED));
         }
         if (e instanceof TooFewReplicasException) {
-            return tooFewReplicas(e);
+            return retryLater(e, Problem.of(503, "too-few-replicas", "Service unavailable", TOO_FEW_REPLICAS));
         }
         if (e instanceof StoreUnavailableException || e instanceof FaultToleranceException) {
-            return unavailable(e);
+            return retryLater(e, Problem.of(503, "store-unavailable", "Service unavailable", UNAVAILABLE));
         }
         if (e instanceof UnauthorizedException || e instanceof AuthenticationFailedException) {
             return Response.fromResponse(respond(Problem.of(401, "unauthenticated", "Unauthorized",
@@ -78,53 +107,10 @@ public class ProblemResponses {
         return respond(Problem.of(status, title.toLowerCase().replace(' ', '-'), title, e.getMessage()));
     }
 
-    /**
-     * Redis down, paused or refused by the circuit breaker: the client should come back later.
-     * After a timeout the request may already sit in Redis's socket and run when Redis wakes up,
-     * so the answer must not promise that nothing was written: a retry with the same task id is
-     * the safe way, and answers 200 duplicate if the first one got through.
-     */
-    private Response unavailable(Throwable e) {
-        LOG.warnf("answering 503: %s", e.getMessage());
-        return Response.fromResponse(respond(Problem.of(503, "store-unavailable", "Service unavailable",
-                "the task store (Redis) did not answer; a write may or may not have taken effect. Retry later "
-                        + "with the same task id: a task that did get through then answers 200 as a duplicate")))
-                .header("Retry-After", config.api().retryAfterSeconds()).build();
-    }
-
-    /**
-     * Redis answered OOM (at maxmemory under noeviction): distinct from "did not answer", since
-     * the refused script wrote nothing. For a batch spread over several queue partitions the
-     * partitions Redis took before it filled up did get their tasks: a retry with the same ids
-     * is safe either way.
-     */
-    private Response full(Throwable e) {
-        LOG.warnf("answering 507: %s", e.getMessage());
-        return Response.fromResponse(respond(Problem.of(507, "store-full", "Insufficient Storage",
-                "the task store (Redis) is out of memory (maxmemory reached) and refused the write: what it refused "
-                        + "was not written. Retry later with the same task ids (a task that did get in, e.g. of "
-                        + "another partition in a batch, then answers 200 as a duplicate)")))
-                .header("Retry-After", config.api().retryAfterSeconds()).build();
-    }
-
-    /** Written on the master, not yet on enough replicas: a failover now may lose it, so the outcome is unknown. */
-    private Response notReplicated(Throwable e) {
-        LOG.warnf("answering 503: %s", e.getMessage());
-        return Response.fromResponse(respond(Problem.of(503, "not-replicated", "Service unavailable",
-                "the task store (Redis) took the write, but fewer replicas than dedupq.durability.replicas acknowledged "
-                        + "it in time, so a failover may still lose it. Retry later with the same task id: a task that "
-                        + "is kept then answers 200 as a duplicate")))
-                .header("Retry-After", config.api().retryAfterSeconds()).build();
-    }
-
-    /** Refused by a master short of the replicas its min-replicas-to-write asks for: nothing was written. */
-    private Response tooFewReplicas(Throwable e) {
-        LOG.warnf("answering 503: %s", e.getMessage());
-        return Response.fromResponse(respond(Problem.of(503, "too-few-replicas", "Service unavailable",
-                "the task store (Redis) refused the write: fewer replicas are connected to it than its "
-                        + "min-replicas-to-write setting asks for, so nothing was written. Retry later with the same "
-                        + "task id")))
-                .header("Retry-After", config.api().retryAfterSeconds()).build();
+    /** A problem the client may retry: logged without a stack trace, answered with Retry-After. */
+    private Response retryLater(Throwable e, Problem problem) {
+        LOG.warnf("answering %d: %s", problem.status(), e.getMessage());
+        return Response.fromResponse(respond(problem)).header("Retry-After", config.api().retryAfterSeconds()).build();
     }
 
     private Response respond(Problem problem) {

@@ -14,14 +14,4 @@ public class RedisFullException extends StoreUnavailableException {
     public RedisFullException(Throwable cause) {
         super("Redis is out of memory and refused the write: ", cause);
     }
-
-    /** True when Redis's reply in {@code e} (or a cause) is its OOM error. */
-    static boolean isOom(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().contains("OOM command not allowed")) {
-                return true;
-            }
-        }
-        return false;
-    }
 }

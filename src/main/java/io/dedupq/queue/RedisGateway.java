@@ -108,14 +108,8 @@ public final class RedisGateway {
                 .map(check)), REPLY_TIMEOUT);
     }
 
-    /** A single reply starts with NOSCRIPT; a pipeline's failure reads "ERR [i] NOSCRIPT ...". */
-    public static boolean isNoScript(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().contains("NOSCRIPT No matching script")) {
-                return true;
-            }
-        }
-        return false;
+    private static boolean isNoScript(Throwable e) {
+        return RedisReplies.say(e, RedisReplies.NO_SCRIPT);
     }
 
     private static List<Request> requests(List<ScriptCall> group,

@@ -20,11 +20,11 @@ public class RefusedWrites {
                 return known;
             }
         }
-        if (RedisFullException.isOom(e)) {
+        if (RedisReplies.say(e, RedisReplies.OOM)) {
             refused.incrementAndGet();
             return new RedisFullException(e);
         }
-        if (TooFewReplicasException.isNoReplicas(e)) {
+        if (RedisReplies.say(e, RedisReplies.NO_REPLICAS)) {
             return new TooFewReplicasException(e);
         }
         return new StoreUnavailableException(e);

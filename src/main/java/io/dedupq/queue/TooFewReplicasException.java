@@ -12,14 +12,4 @@ public class TooFewReplicasException extends StoreUnavailableException {
     public TooFewReplicasException(Throwable cause) {
         super("Redis refused the write for want of replicas (min-replicas-to-write): ", cause);
     }
-
-    /** True when Redis's reply in {@code e} (or a cause) is its NOREPLICAS error. */
-    static boolean isNoReplicas(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t.getMessage() != null && t.getMessage().contains("NOREPLICAS")) {
-                return true;
-            }
-        }
-        return false;
-    }
 }
