@@ -13,6 +13,8 @@
 #
 # Knobs (environment): JOBS=50000 DUP_RATIO=0.2 SEED=42 WARMUP=200000 LAT_PROBES=200 REPEATS=1
 # CONCURRENCIES="1 16 64" SECTIONS="matrix overlap dedupoff controls sql scaling wrk startup ceiling memory"
+#   (and "replicas", not in the default: a worker with dedupq.durability.replicas 0 and 1 beside a replica of
+#   the bench's Redis; REPEATS=3 gives three alternating pairs)
 # BULLMQ_VARIANTS="dedup-option dedup-jobid" (add "plain" for BullMQ without dedup)
 # HANDLERS="loop threads" (the no-op handler on the event loop and/or on handler threads)
 # WAIT_IDLE_PCT=0 WAIT_IDLE_MAX_S=60 (before each cell wait until the host is that idle)

@@ -139,6 +139,9 @@ public final class Benchmark {
                 if (sections.contains("sql")) {
                     sqlCells(dedupq, rep, idlePct, idleMax);
                 }
+                if (sections.contains("replicas")) {
+                    replicaCells(redisProcess, dedupq, rep, idlePct, idleMax);
+                }
                 if (sections.contains("scaling")) {
                     for (int workers : new int[] {1, 2, 4}) {
                         cell("scaling", rep, idlePct, idleMax, () -> List.of(marked(dedupq.run(Producer.Mode.LPUSH, 16,
@@ -231,6 +234,34 @@ public final class Benchmark {
     }
 
     /** The result marked as one of {@code section}'s, so that it is reported there and not in the matrix. */
+    /**
+     * The replicas pair, with a replica of the bench's Redis running for both cells (so that they
+     * differ only in the WAIT): started for this repeat, stopped after it.
+     */
+    private void replicaCells(RedisProcess master, DedupqCell dedupq, int rep, int idlePct, int idleMax)
+            throws IOException {
+        RedisProcess replica = RedisProcess.start(settings.out().resolve("replica-" + rep), "--appendonly", "no",
+                "--save", "", "--replicaof", "127.0.0.1", Integer.toString(master.port()));
+        try (BenchRedis replicaClient = new BenchRedis(replica.url())) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!"up".equals(replicaClient.info("replication").get("master_link_status"))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the replica of the bench's Redis did not sync within 60 s");
+                }
+                Thread.sleep(100);
+            }
+            for (DedupqCell cells : dedupq.withAndWithoutReplicas()) {
+                cell("replicas", rep, idlePct, idleMax, () -> List.of(marked(cells.run(Producer.Mode.LPUSH, 16, 1,
+                        false, tag(cells.variant(Producer.Mode.LPUSH), 16, 1, false)), "replicas")));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        } finally {
+            replica.stop();
+        }
+    }
+
     private static CellResult marked(CellResult r, String section) {
         return marked(r, section, Map.of());
     }

@@ -25,9 +25,9 @@ public record CellResult(String impl, String variant, int concurrency, int worke
         double redisCpuPct, double foreignCpuPct, Map<String, Double> extra, boolean timedOut) {
 
     /** Sections whose cells are marked in {@link #extra} and reported in their own tables, not the matrix's. */
-    static final List<String> OWN_TABLE_SECTIONS = List.of("scaling", "dedupoff", "controls", "sql");
+    static final List<String> OWN_TABLE_SECTIONS = List.of("scaling", "dedupoff", "controls", "sql", "replicas");
 
-    /** The section of its own this cell was marked for ("scaling", "dedupoff", "controls", "sql"), or "" for the matrix and overlap. */
+    /** The section of its own this cell was marked for ("scaling", "dedupoff", "controls", "sql", "replicas"), or "" for the matrix and overlap. */
     public String section() {
         return OWN_TABLE_SECTIONS.stream().filter(extra::containsKey).findFirst().orElse("");
     }

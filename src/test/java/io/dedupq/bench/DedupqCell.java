@@ -112,6 +112,16 @@ public final class DedupqCell {
     }
 
     /**
+     * What {@code dedupq.durability.replicas=1} costs the workers, on a workload without
+     * duplicates: this cell as it is, and with each claim.lua call followed by {@code WAIT 1}
+     * ({@code -replicas-1}). The caller runs a replica of the bench's Redis for both.
+     */
+    public List<DedupqCell> withAndWithoutReplicas() {
+        BenchSettings unique = settings.withDupRatio(0);
+        return List.of(with(unique, "", Map.of()), with(unique, "-replicas-1", Map.of("dedupq.durability.replicas", "1")));
+    }
+
+    /**
      * This cell on {@code runSettings}, its variant names extended by {@code more}, its workers
      * given {@code moreSettings} on top of its own.
      */

@@ -127,6 +127,18 @@ public final class Report {
         return this;
     }
 
+    /** The same LPUSH cell, on a workload without duplicates, beside a replica: without and with WAIT 1 after each call. */
+    public Report replicas() {
+        List<List<CellResult>> pair = variants("replicas", "dedupq.durability.replicas",
+                r -> r.variant().endsWith("-replicas-1") ? "1 (each claim.lua call followed by WAIT 1)" : "0 (no WAIT)");
+        if (pair.size() == 2) {
+            line("");
+            line("replicas 1 ÷ replicas 0, processing rate (median): " + ratio(pair.get(1), pair.get(0),
+                    CellResult::processingRate));
+        }
+        return this;
+    }
+
     private static String controlLabel(CellResult r) {
         return switch (r.variant()) {
             case "lpush" -> "none";

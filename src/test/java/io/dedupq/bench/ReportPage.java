@@ -73,6 +73,15 @@ public final class ReportPage {
                     + "is running waits parked).\n");
             r.controls().line("");
         }
+        if (sections.contains("replicas")) {
+            r.line("### What waiting for a replica costs the workers (LPUSH, no duplicates in the workload, "
+                    + "concurrency 16, the no-op handler on the event loop)\n");
+            r.line("The same " + settings.jobs() + " unique tasks through one worker, with a replica of the bench's "
+                    + "Redis running on this host for both cells: `dedupq.durability.replicas` 0, and 1 (each claim.lua "
+                    + "call of a partition's owner followed by `WAIT 1`; its outcomes count and its claims start only "
+                    + "once the replica has them).\n");
+            r.replicas().line("");
+        }
         if (sections.contains("sql")) {
             r.line("### A handler that writes one SQL row (PostgreSQL 15, LPUSH, no duplicates, concurrency 16, handler "
                     + "threads)\n");
