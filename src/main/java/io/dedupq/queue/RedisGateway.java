@@ -28,7 +28,8 @@ import java.util.function.UnaryOperator;
  * node refuses a pipeline whose keys live on another node); the writes go at once and the
  * replies are put back in order.</li>
  * <li>Every reply has a timeout, and every failure is a {@link StoreUnavailableException}
- * ({@link RedisFullException} when Redis refused it for want of memory).</li>
+ * ({@link RedisFullException} when Redis refused it for want of memory, {@link TooFewReplicasException}
+ * for want of replicas).</li>
  * </ul>
  */
 public final class RedisGateway {
