@@ -3,6 +3,7 @@ package io.dedupq.bench;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /** The markdown page of one run: machine, settings, every table, and what each column means. */
 public final class ReportPage {
@@ -57,30 +58,21 @@ public final class ReportPage {
             r.ratios(true).line("");
         }
         if (sections.contains("dedupoff")) {
-            r.line("### Deduplication on and off (LPUSH, no duplicates in the workload, concurrency 16, the no-op "
-                    + "handler on the event loop)\n");
-            r.line("The same " + settings.jobs() + " unique tasks both ways, so both run every task once. Off, claim.lua "
+            lpushPair(r, "Deduplication on and off", "both ways, so both run every task once. Off, claim.lua "
                     + "neither checks the done marker nor takes the lock (a mode for this measurement only; duplicates "
-                    + "would run).\n");
-            r.dedupOff().line("");
+                    + "would run).", Report::dedupOff);
         }
         if (sections.contains("controls")) {
-            r.line("### What the queue's controls cost (LPUSH, no duplicates in the workload, concurrency 16, the no-op "
-                    + "handler on the event loop)\n");
-            r.line("The same " + settings.jobs() + " unique tasks through one worker, its queue without controls, with a "
+            lpushPair(r, "What the queue's controls cost", "through one worker, its queue without controls, with a "
                     + "rate limit it never reaches (each start logged in the sliding window, none held back), and with "
                     + "group concurrency 1 over 1000 groups (the producer names each task's group; a copy whose group "
-                    + "is running waits parked).\n");
-            r.controls().line("");
+                    + "is running waits parked).", Report::controls);
         }
         if (sections.contains("replicas")) {
-            r.line("### What waiting for a replica costs the workers (LPUSH, no duplicates in the workload, "
-                    + "concurrency 16, the no-op handler on the event loop)\n");
-            r.line("The same " + settings.jobs() + " unique tasks through one worker, with a replica of the bench's "
-                    + "Redis running on this host for both cells: `dedupq.durability.replicas` 0, and 1 (each claim.lua "
-                    + "call of a partition's owner followed by `WAIT 1`; its outcomes count and its claims start only "
-                    + "once the replica has them).\n");
-            r.replicas().line("");
+            lpushPair(r, "What waiting for a replica costs the workers", "through one worker, with a replica of the "
+                    + "bench's Redis running on this host for both cells: `dedupq.durability.replicas` 0, and 1 (each "
+                    + "claim.lua call of a partition's owner followed by `WAIT 1`; its outcomes count and its claims start "
+                    + "only once the replica has them).", Report::replicas);
         }
         if (sections.contains("sql")) {
             r.line("### A handler that writes one SQL row (PostgreSQL 15, LPUSH, no duplicates, concurrency 16, handler "
@@ -151,5 +143,16 @@ public final class ReportPage {
             r.ceiling(ceiling).line("");
         }
         return r.text();
+    }
+
+    /**
+     * A section of LPUSH cells at concurrency 16 on a workload without duplicates, the no-op
+     * handler on the event loop: its heading, what its cells differ in, and {@code table}.
+     */
+    private void lpushPair(Report r, String what, String cells, UnaryOperator<Report> table) {
+        r.line("### " + what + " (LPUSH, no duplicates in the workload, concurrency 16, the no-op handler on the event "
+                + "loop)\n");
+        r.line("The same " + settings.jobs() + " unique tasks " + cells + "\n");
+        table.apply(r).line("");
     }
 }
