@@ -15,6 +15,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -32,8 +33,13 @@ class ApiKeySecurityTest {
 
     static final String PRODUCER_KEY = "producer-key-0123456789";
     static final String OPERATOR_KEY = "operator-key-0123456789";
+    /** The operator key's secret before its rotation (KeyRotationAuditTest). */
+    static final String OPERATOR_PREVIOUS_KEY = "operator-old-key-0123456789";
+    /** The JSON log KeyRotationAuditTest reads its audit lines from. */
+    static final Path LOG = Path.of("target", "audit-log", "dedupq.log");
     private static final String WRONG_KEY = "wrong-key-0123456789xx";
 
+    /** Shared with KeyRotationAuditTest, so that its tests need no app of their own. */
     public static class Secured implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -41,7 +47,11 @@ class ApiKeySecurityTest {
                     "dedupq.security.keys.orders.secret", PRODUCER_KEY,
                     "dedupq.security.keys.orders.roles", "producer",
                     "dedupq.security.keys.ops.secret", OPERATOR_KEY,
-                    "dedupq.security.keys.ops.roles", "operator");
+                    "dedupq.security.keys.ops.previous-secret", OPERATOR_PREVIOUS_KEY,
+                    "dedupq.security.keys.ops.roles", "operator",
+                    "quarkus.log.file.enabled", "true",
+                    "quarkus.log.file.path", LOG.toString(),
+                    "quarkus.log.file.json.enabled", "true");
         }
     }
 

@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.support.RedisTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import java.io.IOException;
@@ -30,29 +29,14 @@ import org.junit.jupiter.api.Test;
  * JSON line in category {@code dedupq.audit} naming the key, whichever of its secrets was used.
  */
 @QuarkusTest
-@TestProfile(KeyRotationAuditTest.Rotating.class)
+@TestProfile(ApiKeySecurityTest.Secured.class)
 @WithTestResource(RedisTestResource.class)
 class KeyRotationAuditTest {
 
-    private static final String NEW_SECRET = "ops-new-secret-0123456789";
-    private static final String OLD_SECRET = "ops-old-secret-0123456789";
-    private static final String PRODUCER_SECRET = "orders-secret-0123456789";
-    private static final Path LOG = Path.of("target", "audit-log", "dedupq.log");
-
-    public static class Rotating implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("dedupq.security.enabled", "true",
-                    "dedupq.security.keys.ops.secret", NEW_SECRET,
-                    "dedupq.security.keys.ops.previous-secret", OLD_SECRET,
-                    "dedupq.security.keys.ops.roles", "operator",
-                    "dedupq.security.keys.orders.secret", PRODUCER_SECRET,
-                    "dedupq.security.keys.orders.roles", "producer",
-                    "quarkus.log.file.enabled", "true",
-                    "quarkus.log.file.path", LOG.toString(),
-                    "quarkus.log.file.json.enabled", "true");
-        }
-    }
+    private static final String NEW_SECRET = ApiKeySecurityTest.OPERATOR_KEY;
+    private static final String OLD_SECRET = ApiKeySecurityTest.OPERATOR_PREVIOUS_KEY;
+    private static final String PRODUCER_SECRET = ApiKeySecurityTest.PRODUCER_KEY;
+    private static final Path LOG = ApiKeySecurityTest.LOG;
 
     private final ObjectMapper mapper = new ObjectMapper();
 
@@ -61,7 +45,7 @@ class KeyRotationAuditTest {
         given().header("X-API-Key", NEW_SECRET).get("/api/queues").then().statusCode(200);
         given().header("X-API-Key", OLD_SECRET).get("/api/queues").then().statusCode(200);
         given().header("X-API-Key", PRODUCER_SECRET).get("/api/queues").then().statusCode(403);
-        given().header("X-API-Key", "ops-older-secret-0123456789").get("/api/queues").then().statusCode(401);
+        given().header("X-API-Key", "operator-older-key-0123456789").get("/api/queues").then().statusCode(401);
     }
 
     @Test
