@@ -30,21 +30,21 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A full Redis: {@code redis-server --maxmemory 16mb --maxmemory-policy noeviction} filled with
+ * A full Redis: {@code redis-server --maxmemory 8mb --maxmemory-policy noeviction} filled with
  * tasks (workers running) until it refuses them. Refused enqueues answer 507 problem+json with
  * Retry-After and write nothing; health, metrics and GET /api/queues show it; once memory is
  * freed (CONFIG SET maxmemory larger) the workers resume by themselves and every accepted task
  * runs exactly once, with no lock left behind.
  */
 @QuarkusTest
-@TestProfile(FullRedisTest.SixteenMegabytes.class)
+@TestProfile(FullRedisTest.EightMegabytes.class)
 class FullRedisTest {
 
     private static final String TASKS = "{dedupq:flaky}:";
 
-    public static class SixteenMegabytes extends RedisServerProfile {
-        public SixteenMegabytes() {
-            super(Map.of("args", "--maxmemory 16mb --maxmemory-policy noeviction"),
+    public static class EightMegabytes extends RedisServerProfile {
+        public EightMegabytes() {
+            super(Map.of("args", "--maxmemory 8mb --maxmemory-policy noeviction"),
                     Map.of("dedupq.redis.check-interval", "1s"));
         }
     }
@@ -120,13 +120,13 @@ class FullRedisTest {
 
         JsonPath health = given().get("/q/health/ready").then().statusCode(200).extract().jsonPath();
         assertTrue(health.getLong("checks.find { it.name == 'redis-memory' }.data.refusedWrites") > 0, health.prettify());
-        assertEquals(16L * 1024 * 1024, health.getLong("checks.find { it.name == 'redis-memory' }.data.maxMemory"));
+        assertEquals(8L * 1024 * 1024, health.getLong("checks.find { it.name == 'redis-memory' }.data.maxMemory"));
         assertTrue(Scrape.now().value("dedupq_redis_writes_refused_total") > 0);
-        assertEquals(16.0 * 1024 * 1024, Scrape.now().value("dedupq_redis_memory_max_bytes"));
+        assertEquals(8.0 * 1024 * 1024, Scrape.now().value("dedupq_redis_memory_max_bytes"));
         Response queues = given().get("/api/queues");
-        assertEquals("16777216", queues.header("Redis-Max-Memory"));
+        assertEquals("8388608", queues.header("Redis-Max-Memory"));
         assertEquals("noeviction", queues.header("Redis-Maxmemory-Policy"));
-        assertTrue(Long.parseLong(queues.header("Redis-Used-Memory")) > 8L * 1024 * 1024, queues.headers().toString());
+        assertTrue(Long.parseLong(queues.header("Redis-Used-Memory")) > 4L * 1024 * 1024, queues.headers().toString());
 
         // what Redis does to a script at OOM, which the above relies on: refused at its first write
         // when that write may grow memory, never once it has written. Workers free memory as they
