@@ -37,7 +37,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -81,12 +82,13 @@ class DashboardBrowserTest {
     @Inject
     WorkerIdentity worker;
 
-    private ChromeDriver browser;
-    private WebDriverWait wait;
-    private Path profile;
+    // one Chromium for the class: each test starts with a fresh load of the dashboard, and a start costs seconds
+    private static ChromeDriver browser;
+    private static WebDriverWait wait;
+    private static Path profile;
 
-    @BeforeEach
-    void openBrowser() throws IOException {
+    @BeforeAll
+    static void openBrowser() throws IOException {
         profile = Files.createTempDirectory(Path.of("target"), "chromium-profile");
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM).addArguments("--headless", "--no-sandbox",
                 "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -98,8 +100,15 @@ class DashboardBrowserTest {
         wait = new WebDriverWait(browser, Duration.ofSeconds(30), Duration.ofMillis(200));
     }
 
-    @AfterEach
-    void closeBrowser() throws IOException {
+    /** Nothing of the last test's page stays: no timer of its, no key it stored. */
+    @BeforeEach
+    void blankPage() {
+        browser.get("about:blank");
+        browser.manage().deleteAllCookies();
+    }
+
+    @AfterAll
+    static void closeBrowser() throws IOException {
         if (browser != null) {
             browser.quit();
         }

@@ -101,16 +101,16 @@ final class WorkerFleet implements AutoCloseable {
 
     /** A worker-only pod (/api answers 404 there), not yet ready when this returns. */
     AppJvm launchWorker() {
-        return launch("worker-" + nextNumber(), false, Map.of(), Map.of());
+        return launchWorker(Map.of());
+    }
+
+    /** A worker-only pod whose process gets {@code environment} too (a shifted clock, for one), not yet ready. */
+    AppJvm launchWorker(Map<String, String> environment) {
+        return launch("worker-" + nextNumber(), false, environment, Map.of());
     }
 
     AppJvm startWorker() {
-        return startWorker(Map.of());
-    }
-
-    /** A worker-only pod whose process gets {@code environment} too (a shifted clock, for one), once ready. */
-    AppJvm startWorker(Map<String, String> environment) {
-        AppJvm worker = launch("worker-" + nextNumber(), false, environment, Map.of());
+        AppJvm worker = launchWorker();
         awaitReady(worker);
         return worker;
     }
