@@ -12,8 +12,9 @@ import java.util.function.ToLongFunction;
 
 /**
  * Redis's memory as dedupq last read it ({@link RedisMemory}, every {@code dedupq.redis.check-interval};
- * NaN before the first reading), and the writes it refused with OOM on this pod ({@link RefusedWrites}):
- * a rising {@code dedupq.redis.writes.refused} means Redis is full and enqueues get 507.
+ * NaN before the first reading), and the writes it refused on this pod ({@link RefusedWrites}): a
+ * rising {@code dedupq.redis.writes.refused} means Redis is full and enqueues get 507, a rising
+ * {@code dedupq.redis.writes.refused.replicas} that the master has too few replicas and enqueues get 503.
  */
 @ApplicationScoped
 public class RedisMemoryGauges {
@@ -33,6 +34,9 @@ public class RedisMemoryGauges {
         gauge("dedupq.redis.memory.max", RedisMemory.State::maxMemory, "Redis maxmemory in bytes (0: no limit)");
         FunctionCounter.builder("dedupq.redis.writes.refused", refused, RefusedWrites::count)
                 .description("Redis calls of this pod refused with OOM (Redis at maxmemory under noeviction)")
+                .register(registry);
+        FunctionCounter.builder("dedupq.redis.writes.refused.replicas", refused, RefusedWrites::forWantOfReplicas)
+                .description("Redis calls of this pod refused with NOREPLICAS (the master has fewer replicas than its min-replicas-to-write)")
                 .register(registry);
     }
 

@@ -11,10 +11,12 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.support.BlockingHandler;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.RedisTestResource;
+import io.dedupq.support.Scrape;
 import io.dedupq.support.TestRedis;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -48,6 +50,7 @@ class TooFewReplicasTest {
     @Test
     void refusedWritesAnswerWhyWriteNothingAndReadsGoOn() {
         String id = uniqueId("too-few-replicas");
+        double refusedBefore = Scrape.now().value("dedupq_redis_writes_refused_replicas_total");
         redis.configSet("min-replicas-to-write", "1");
         try {
             // more than the breaker's request volume (4) at its failure ratio: it would be open after these
@@ -59,6 +62,9 @@ class TooFewReplicasTest {
             }
             given().get("/api/queues").then().statusCode(200);
             given().get("/api/tasks/" + id).then().statusCode(404);
+            // the workers' calls refused meanwhile count too
+            assertTrue(Scrape.now().value("dedupq_redis_writes_refused_replicas_total") - refusedBefore >= 6,
+                    "every refusal is counted");
         } finally {
             redis.configSet("min-replicas-to-write", "0");
         }
