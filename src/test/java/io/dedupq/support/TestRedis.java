@@ -76,6 +76,15 @@ public class TestRedis {
         redis.send(Request.cmd(Command.ZADD).arg(key).arg(score).arg(member));
     }
 
+    /**
+     * Makes the delayed copies of task {@code id} due now, so that a test need not wait out its
+     * queue's backoff; XX: a copy promoted meanwhile is not put back.
+     */
+    public void dueNow(String delayedKey, String id) {
+        zrange(delayedKey).stream().filter(copy -> copy.contains(id))
+                .forEach(copy -> redis.send(Request.cmd(Command.ZADD).arg(delayedKey).arg("XX").arg(0).arg(copy)));
+    }
+
     public double zscore(String key, String member) {
         return redis.send(Request.cmd(Command.ZSCORE).arg(key).arg(member)).toDouble();
     }

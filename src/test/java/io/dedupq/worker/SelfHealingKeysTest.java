@@ -82,6 +82,7 @@ class SelfHealingKeysTest {
 
         assertFalse(redis.exists(keys.lock(whole(queue), id)), "the lock was released for the retry");
         submit(task(id, queue, flaky(1))).then().statusCode(200).body("status", equalTo("retrying"));
+        redis.dueNow(keys.delayed(whole(queue)), id);
         awaitStatus(id, "succeeded");
         assertFalse(redis.exists(keys.lock(whole(queue), id)));
         assertExpiresWithTheWindow(queue, id);
@@ -106,6 +107,7 @@ class SelfHealingKeysTest {
         awaitStatus(id, "retrying");
 
         redis.del(keys.task(whole(queue), id));
+        redis.dueNow(keys.delayed(whole(queue)), id);
 
         awaitStatus(id, "succeeded");
         assertEquals(2, handler.executions(id).size());
