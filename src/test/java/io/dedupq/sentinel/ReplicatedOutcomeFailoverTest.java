@@ -22,6 +22,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,8 +59,8 @@ class ReplicatedOutcomeFailoverTest {
      */
     @Test
     void anOutcomeNoReplicaReceivedIsRecordedOnTheNewMasterAndTheTaskRunsOnce() {
-        RedisProcess master = group.currentMaster();
         List<RedisProcess> replicas = replicasInSync();
+        RedisProcess master = group.currentMaster();
         String id = uniqueId("outcome");
         String hash = keys.task(QUEUE, id);
         assertEquals(202, post(task(id, BlockingHandler.TYPE, Map.of())));
@@ -101,8 +102,8 @@ class ReplicatedOutcomeFailoverTest {
      */
     @Test
     void aClaimNoReplicaAcknowledgedDoesNotStartUntilOneDoes() {
-        RedisProcess master = group.currentMaster();
         List<RedisProcess> replicas = replicasInSync();
+        RedisProcess master = group.currentMaster();
         cutOff(master, replicas);
         String id = uniqueId("claim");
         assertEquals(503, post(task(id, BlockingHandler.TYPE, Map.of())), "the enqueue was not replicated either");
@@ -125,12 +126,21 @@ class ReplicatedOutcomeFailoverTest {
         assertEquals(1, handler.executions(id), "the handler ran once");
     }
 
-    /** The current master's replicas, once each has its link up. */
+    /**
+     * The current master's replicas, once each has its link to it up. Master and replicas are read
+     * again at each poll: after the last test's failover the sentinel may still be moving them (a
+     * second failover was seen, whose new master had been in the first list of replicas).
+     */
     private List<RedisProcess> replicasInSync() {
-        List<RedisProcess> replicas = group.currentReplicas();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> replicas.stream()
-                .allMatch(replica -> RedisCli.run(replica.port(), "info", "replication").contains("master_link_status:up")));
-        return replicas;
+        AtomicReference<List<RedisProcess>> replicas = new AtomicReference<>();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            String following = "master_port:" + group.currentMasterPort();
+            replicas.set(group.currentReplicas());
+            return replicas.get().stream().map(replica -> RedisCli.run(replica.port(), "info", "replication"))
+                    .map(info -> info.lines().map(String::trim).toList())
+                    .allMatch(lines -> lines.contains(following) && lines.contains("master_link_status:up"));
+        });
+        return replicas.get();
     }
 
     /** The replicas stop taking the master's stream: stopped, and their links killed. */
