@@ -59,7 +59,8 @@
   with parked copies answers drained 0, so its owner claims again at once instead of blocking
   on BLMOVE (the claim ran before the outcome was recorded). Whatever freed the slot (an
   outcome, an expired lock, the reaper's requeue), the next claim call of any worker takes the
-  copy. The stats field group_waiting counts the parked copies.
+  copy; an idle owner of a queue with a group limit makes one after each BLMOVE that brought
+  nothing. The stats field group_waiting counts the parked copies.
 
   Group rate limit (group-rate=N/W in ARGV[10]: N starts per W ms): a copy of a valid group starts
   only while the group's sliding log <base>group-rate:<g> (token -> claim time, like <base>rate)

@@ -94,9 +94,12 @@ public final class PartitionOwner {
     private int claimsInFlight;
     private boolean blocking;
     private boolean drained;
-    /** Copies of full groups were parked at the last claim: a BLMOVE that brings nothing is followed by a claim call. */
-    private boolean parkedWaiting;
-    /** With {@link #parkedWaiting}: when a parked group's rate window frees (ms from the last claim), 0 if none. */
+    /**
+     * The queue has a group limit: a BLMOVE that brings nothing is followed by a claim call, since
+     * only a claim takes the copies parked for a group whose slot freed without an outcome here.
+     */
+    private final boolean grouped;
+    /** When a parked group's rate window frees (ms from the last claim), 0 if none. */
     private long parkedWaitMillis;
     /** A backoff or heartbeat wait is under way: nothing is sent until its timer fires. */
     private final Pause waiting = new Pause();
@@ -126,6 +129,7 @@ public final class PartitionOwner {
         this.durability = with.config().durability();
         this.with = with;
         this.free = settings.concurrency();
+        this.grouped = settings.groupConcurrency() > 0 || settings.groupRateLimit().isPresent();
         AtomicInteger n = new AtomicInteger();
         this.handlers = Executors.newFixedThreadPool(settings.concurrency(), r -> {
             Thread t = new Thread(r, "dedupq-" + partition + "-handler-" + n.incrementAndGet());
@@ -327,8 +331,7 @@ public final class PartitionOwner {
      * next, as BLMOVE would take a copy only to give it back.
      */
     private void hold(ClaimScript.Held held) {
-        parkedWaiting = held.by() == ClaimScript.HeldBy.PARKED;
-        parkedWaitMillis = parkedWaiting ? held.waitMillis() : 0;
+        parkedWaitMillis = held.by() == ClaimScript.HeldBy.PARKED ? held.waitMillis() : 0;
         switch (held.by()) {
             case NONE, PARKED -> {
                 return;
@@ -426,8 +429,9 @@ public final class PartitionOwner {
             } else if (moved.result() == null || !claiming) {
                 // nothing came, or we are stopping: a copy it brought is requeued by the shutdown
                 free++;
-                // a group slot may have freed without an outcome here (an expired lock): claim.lua looks
-                drained = moved.result() == null && !parkedWaiting;
+                // a group slot may have freed without an outcome here (an expired lock, another
+                // worker's outcome that a claim of its own did not follow): claim.lua looks
+                drained = moved.result() == null && !grouped;
             } else {
                 drained = false;
                 // free is below zero while a call claims for the slots of its outcomes
