@@ -68,7 +68,7 @@ public class QueueResource {
                 + "transactional outbox, not yet in Redis (0: empty); absent while the database does not answer")})
     public Response queues() {
         List<QueueStats> stats = queue.stats();
-        Response.ResponseBuilder answer = Response.ok(stats).header("Redis-Refused-Writes", refused.count());
+        Response.ResponseBuilder answer = Response.ok(stats).header("Redis-Refused-Writes", refused.forWantOfMemory());
         RedisMemory.State state = memory.latest();
         if (state != null) {
             answer.header("Redis-Used-Memory", state.usedMemory()).header("Redis-Max-Memory", state.maxMemory())

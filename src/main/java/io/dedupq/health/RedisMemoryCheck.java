@@ -39,7 +39,7 @@ public class RedisMemoryCheck implements HealthCheck {
         }
         health.withData("policy", state.policy()).withData("policySource", state.source())
                 .withData("usedMemory", state.usedMemory()).withData("maxMemory", state.maxMemory())
-                .withData("refusedWrites", refused.count());
+                .withData("refusedWrites", refused.forWantOfMemory());
         if (!state.node().isEmpty()) {
             health.withData("node", state.node());
         }

@@ -32,7 +32,7 @@ public class RedisMemoryGauges {
     void register(@Observes StartupEvent event) {
         gauge("dedupq.redis.memory.used", RedisMemory.State::usedMemory, "Redis used_memory in bytes");
         gauge("dedupq.redis.memory.max", RedisMemory.State::maxMemory, "Redis maxmemory in bytes (0: no limit)");
-        FunctionCounter.builder("dedupq.redis.writes.refused", refused, RefusedWrites::count)
+        FunctionCounter.builder("dedupq.redis.writes.refused", refused, RefusedWrites::forWantOfMemory)
                 .description("Redis calls of this pod refused with OOM (Redis at maxmemory under noeviction)")
                 .register(registry);
         FunctionCounter.builder("dedupq.redis.writes.refused.replicas", refused, RefusedWrites::forWantOfReplicas)

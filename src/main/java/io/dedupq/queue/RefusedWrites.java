@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 @ApplicationScoped
 public class RefusedWrites {
 
-    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong tooLittleMemory = new AtomicLong();
     private final AtomicLong tooFewReplicas = new AtomicLong();
 
     public StoreUnavailableException failure(Throwable e) {
@@ -23,7 +23,7 @@ public class RefusedWrites {
             }
         }
         if (RedisReplies.say(e, RedisReplies.OOM)) {
-            refused.incrementAndGet();
+            tooLittleMemory.incrementAndGet();
             return new RedisFullException(e);
         }
         if (RedisReplies.say(e, RedisReplies.NO_REPLICAS)) {
@@ -34,8 +34,8 @@ public class RefusedWrites {
     }
 
     /** Calls Redis refused with OOM since this process started. */
-    public long count() {
-        return refused.get();
+    public long forWantOfMemory() {
+        return tooLittleMemory.get();
     }
 
     /** Calls Redis refused with NOREPLICAS (fewer replicas than its min-replicas-to-write) since this process started. */
