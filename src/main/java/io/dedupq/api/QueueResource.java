@@ -2,7 +2,7 @@ package io.dedupq.api;
 
 import io.dedupq.health.RedisMemory;
 import io.dedupq.queue.QueueStats;
-import io.dedupq.queue.RefusedWrites;
+import io.dedupq.queue.WriteFailures;
 import io.dedupq.queue.TaskQueue;
 import io.dedupq.security.Roles;
 import io.dedupq.sql.OutboxLag;
@@ -34,11 +34,11 @@ public class QueueResource {
     private final TaskQueue queue;
     private final ProblemResponses problems;
     private final RedisMemory memory;
-    private final RefusedWrites refused;
+    private final WriteFailures refused;
     // exists only with dedupq.sql.enabled
     private final Instance<OutboxLag> outboxLag;
 
-    public QueueResource(TaskQueue queue, ProblemResponses problems, RedisMemory memory, RefusedWrites refused,
+    public QueueResource(TaskQueue queue, ProblemResponses problems, RedisMemory memory, WriteFailures refused,
             Instance<OutboxLag> outboxLag) {
         this.outboxLag = outboxLag;
         this.queue = queue;

@@ -1,7 +1,7 @@
 package io.dedupq.health;
 
 import io.dedupq.config.DedupqConfig;
-import io.dedupq.queue.RefusedWrites;
+import io.dedupq.queue.WriteFailures;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -22,9 +22,9 @@ public class RedisMemoryCheck implements HealthCheck {
 
     private final RedisMemory memory;
     private final DedupqConfig config;
-    private final RefusedWrites refused;
+    private final WriteFailures refused;
 
-    public RedisMemoryCheck(RedisMemory memory, DedupqConfig config, RefusedWrites refused) {
+    public RedisMemoryCheck(RedisMemory memory, DedupqConfig config, WriteFailures refused) {
         this.memory = memory;
         this.config = config;
         this.refused = refused;

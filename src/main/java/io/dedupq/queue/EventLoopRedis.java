@@ -36,7 +36,7 @@ public class EventLoopRedis {
     private Redis client;
     private RedisGateway gateway;
 
-    public EventLoopRedis(Vertx vertx, RedisSettings settings, RefusedWrites refusals, QueuePartitions partitions) {
+    public EventLoopRedis(Vertx vertx, RedisSettings settings, WriteFailures writeFailures, QueuePartitions partitions) {
         this.vertx = vertx;
         this.loop = newEventLoopContext(vertx);
         RedisOptions options = settings.ownClient(NAME);
@@ -44,7 +44,7 @@ public class EventLoopRedis {
         options.setMaxPoolSize(options.getMaxPoolSize() + partitions.all().size());
         loop.runOnContext(v -> {
             client = Redis.createClient(vertx, options);
-            gateway = new RedisGateway(client, refusals);
+            gateway = new RedisGateway(client, writeFailures);
         });
     }
 

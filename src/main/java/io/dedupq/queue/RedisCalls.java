@@ -22,11 +22,11 @@ import java.util.function.Supplier;
 public class RedisCalls {
 
     private final RedisGateway gateway;
-    private final RefusedWrites refusals;
+    private final WriteFailures writeFailures;
 
-    public RedisCalls(Redis redis, RefusedWrites refusals) {
-        this.gateway = new RedisGateway(redis.getDelegate(), refusals);
-        this.refusals = refusals;
+    public RedisCalls(Redis redis, WriteFailures writeFailures) {
+        this.gateway = new RedisGateway(redis.getDelegate(), writeFailures);
+        this.writeFailures = writeFailures;
     }
 
     public Response send(Request request) {
@@ -93,7 +93,7 @@ public class RedisCalls {
         try {
             return UniHelper.toUni(call.get()).await().atMost(timeout.plusSeconds(1));
         } catch (RuntimeException e) {
-            throw refusals.failure(e);
+            throw writeFailures.failure(e);
         }
     }
 }

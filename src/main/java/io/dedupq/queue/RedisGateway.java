@@ -38,11 +38,11 @@ public final class RedisGateway {
     public static final Duration REPLY_TIMEOUT = Duration.ofSeconds(5);
 
     private final Redis client;
-    private final RefusedWrites refusals;
+    private final WriteFailures writeFailures;
 
-    public RedisGateway(Redis client, RefusedWrites refusals) {
+    public RedisGateway(Redis client, WriteFailures writeFailures) {
         this.client = client;
-        this.refusals = refusals;
+        this.writeFailures = writeFailures;
     }
 
     /** One command; {@code timeout} bounds the wait (a blocking command needs its own wait plus {@link #REPLY_TIMEOUT}). */
@@ -83,7 +83,7 @@ public final class RedisGateway {
         return scripts(calls, List.of(wait), all -> {
             long acknowledged = all.get(all.size() - 1).toLong();
             if (acknowledged < replicas) {
-                throw new NotReplicatedException(acknowledged, replicas);
+                throw writeFailures.notReplicated(acknowledged, replicas);
             }
             return all.subList(0, all.size() - 1);
         });
@@ -153,6 +153,6 @@ public final class RedisGateway {
 
     private <T> Future<T> guarded(Future<T> reply, Duration timeout) {
         return reply.timeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                .recover(e -> Future.failedFuture(refusals.failure(e)));
+                .recover(e -> Future.failedFuture(writeFailures.failure(e)));
     }
 }

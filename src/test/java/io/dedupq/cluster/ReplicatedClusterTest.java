@@ -9,6 +9,7 @@ import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.config.RedisProcess;
 import io.dedupq.queue.Partition;
@@ -19,6 +20,7 @@ import io.dedupq.support.PartedHandler;
 import io.dedupq.support.RedisCli;
 import io.dedupq.support.RedisCluster;
 import io.dedupq.support.RedisClusterTestResource;
+import io.dedupq.support.Scrape;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -94,10 +96,13 @@ class ReplicatedClusterTest {
                 return post(task(first.get(), TYPE, flaky(0))) == 202;
             });
             awaitStatus(first.get(), "succeeded");
+            double unreplicatedBefore = Scrape.now().value("dedupq_redis_writes_unreplicated_total");
             for (int i = 0; i < 3; i++) {
                 given().contentType(ContentType.JSON).body(task(idOn(cut), TYPE, flaky(0))).post("/api/tasks").then()
                         .statusCode(503).body("type", equalTo("urn:dedupq:problem:not-replicated"));
             }
+            assertTrue(Scrape.now().value("dedupq_redis_writes_unreplicated_total") - unreplicatedBefore >= 3,
+                    "each enqueue its replica did not acknowledge is counted");
             runsOnce(idOn(elsewhere));
         } finally {
             replica.start();

@@ -5,16 +5,17 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Turns a failed Redis call into what callers catch, {@link RedisFullException} for Redis's OOM
- * reply, {@link TooFewReplicasException} for its NOREPLICAS reply and
- * {@link StoreUnavailableException} for everything else, and counts the OOM replies (the metric
- * {@code dedupq.redis.writes.refused}, health's {@code refusedWrites}) and the NOREPLICAS ones
- * (the metric {@code dedupq.redis.writes.refused.replicas}).
+ * reply, {@link TooFewReplicasException} for its NOREPLICAS reply, {@link NotReplicatedException}
+ * for a WAIT that counted too few replicas and {@link StoreUnavailableException} for everything
+ * else, and counts the first three since this process started (the metrics of
+ * {@code io.dedupq.metrics.RedisWriteCounters}; health's {@code refusedWrites} reads the OOM count).
  */
 @ApplicationScoped
-public class RefusedWrites {
+public class WriteFailures {
 
     private final AtomicLong tooLittleMemory = new AtomicLong();
     private final AtomicLong tooFewReplicas = new AtomicLong();
+    private final AtomicLong unreplicated = new AtomicLong();
 
     public StoreUnavailableException failure(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -33,13 +34,24 @@ public class RefusedWrites {
         return new StoreUnavailableException(e);
     }
 
-    /** Calls Redis refused with OOM since this process started. */
+    /** The failure of a call whose WAIT counted {@code acknowledged} replicas of the {@code wanted}. */
+    public NotReplicatedException notReplicated(long acknowledged, int wanted) {
+        unreplicated.incrementAndGet();
+        return new NotReplicatedException(acknowledged, wanted);
+    }
+
+    /** Calls Redis refused with OOM. */
     public long forWantOfMemory() {
         return tooLittleMemory.get();
     }
 
-    /** Calls Redis refused with NOREPLICAS (fewer replicas than its min-replicas-to-write) since this process started. */
+    /** Calls Redis refused with NOREPLICAS (fewer replicas than its min-replicas-to-write). */
     public long forWantOfReplicas() {
         return tooFewReplicas.get();
+    }
+
+    /** Calls the master ran but fewer replicas than asked acknowledged in time. */
+    public long notReplicatedInTime() {
+        return unreplicated.get();
     }
 }
