@@ -29,17 +29,20 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 @TestProfile(ApiKeySecurityTest.Secured.class)
 @WithTestResource(RedisTestResource.class)
-class ApiKeySecurityTest {
+public class ApiKeySecurityTest {
 
-    static final String PRODUCER_KEY = "producer-key-0123456789";
+    public static final String PRODUCER_KEY = "producer-key-0123456789";
     static final String OPERATOR_KEY = "operator-key-0123456789";
     /** The operator key's secret before its rotation (KeyRotationAuditTest). */
     static final String OPERATOR_PREVIOUS_KEY = "operator-old-key-0123456789";
-    /** The JSON log KeyRotationAuditTest reads its audit lines from. */
-    static final Path LOG = Path.of("target", "audit-log", "dedupq.log");
+    /** The JSON log KeyRotationAuditTest reads its audit lines from, JsonOutcomeLogTest its outcome lines. */
+    public static final Path LOG = Path.of("target", "audit-log", "dedupq.log");
     private static final String WRONG_KEY = "wrong-key-0123456789xx";
 
-    /** Shared with KeyRotationAuditTest, so that its tests need no app of their own. */
+    /**
+     * Shared with KeyRotationAuditTest and JsonOutcomeLogTest, so that their tests need no app of
+     * their own (each profile costs the suite about 8 s: its augmentation, a start and a stop).
+     */
     public static class Secured implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
@@ -51,7 +54,8 @@ class ApiKeySecurityTest {
                     "dedupq.security.keys.ops.roles", "operator",
                     "quarkus.log.file.enabled", "true",
                     "quarkus.log.file.path", LOG.toString(),
-                    "quarkus.log.file.json.enabled", "true");
+                    "quarkus.log.file.json.enabled", "true",
+                    "quarkus.log.category.\"io.dedupq.worker.TaskRunner\".level", "INFO");
         }
     }
 

@@ -11,18 +11,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.support.Api;
+import io.dedupq.security.ApiKeySecurityTest;
 import io.dedupq.support.RedisTestResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.builder.RequestSpecBuilder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,20 +35,22 @@ import org.junit.jupiter.api.Test;
  * the console with the same formatter.
  */
 @QuarkusTest
-@TestProfile(JsonOutcomeLogTest.JsonLogs.class)
+@TestProfile(ApiKeySecurityTest.Secured.class)
 @WithTestResource(RedisTestResource.class)
 class JsonOutcomeLogTest {
 
-    private static final Path LOG = Path.of("target", "json-log", "dedupq.log");
+    private static final Path LOG = ApiKeySecurityTest.LOG;
 
-    public static class JsonLogs implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.log.file.enabled", "true",
-                    "quarkus.log.file.path", LOG.toString(),
-                    "quarkus.log.file.json.enabled", "true",
-                    "quarkus.log.category.\"io.dedupq.worker.TaskRunner\".level", "INFO");
-        }
+    /** The profile has API keys on: these tests are a producer. */
+    @BeforeEach
+    void asProducer() {
+        RestAssured.requestSpecification = new RequestSpecBuilder().addHeader("X-API-Key", ApiKeySecurityTest.PRODUCER_KEY)
+                .build();
+    }
+
+    @AfterEach
+    void anonymous() {
+        RestAssured.requestSpecification = null;
     }
 
     @Test
