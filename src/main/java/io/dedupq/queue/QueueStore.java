@@ -14,7 +14,6 @@ import io.vertx.mutiny.redis.client.Response;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -44,18 +43,18 @@ public class QueueStore {
     private final HandlerRegistry registry;
     private final QueuePartitions partitions;
     private final ObjectMapper mapper;
-    private final Clock clock;
     private final DedupqConfig config;
+    private final EnqueueCoalescer coalescer;
 
     public QueueStore(RedisCalls redis, RedisKeys keys, HandlerRegistry registry, QueuePartitions partitions,
-            @DedupqJson ObjectMapper mapper, Clock clock, DedupqConfig config) {
+            @DedupqJson ObjectMapper mapper, DedupqConfig config, EnqueueCoalescer coalescer) {
         this.config = config;
+        this.coalescer = coalescer;
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
         this.partitions = partitions;
         this.mapper = mapper;
-        this.clock = clock;
     }
 
     /** Refuses to start with a replica wait that the guard's timeout would cut off, or that WAIT reads as "for ever". */
@@ -73,10 +72,11 @@ public class QueueStore {
     }
 
     /**
-     * One enqueue.lua call per queue partition, pipelined (one write per hash slot); with
-     * {@code dedupq.durability.replicas} set, each pipeline ends with WAIT, and fewer replicas
-     * than asked fail the call ({@link NotReplicatedException}). Non-blocking: the guard's
-     * timeout and breaker act on the returned {@link Uni}, so no thread waits on Redis.
+     * One enqueue.lua call per queue partition, pipelined, shared with the other enqueues of the
+     * same event loop turn ({@link EnqueueCoalescer}); with {@code dedupq.durability.replicas}
+     * set, each pipeline ends with WAIT, and fewer replicas than asked fail the call
+     * ({@link NotReplicatedException}). Non-blocking: the guard's timeout and breaker act on the
+     * returned {@link Uni}, so no thread waits on Redis.
      */
     @ApplyGuard(RedisGuard.NAME)
     public Uni<List<EnqueueResult>> enqueue(List<TaskQueue.Prepared> tasks) {
@@ -85,30 +85,24 @@ public class QueueStore {
             TaskQueue.Prepared task = tasks.get(i);
             byPartition.computeIfAbsent(partitions.forTask(task.queue(), task.id()), q -> new ArrayList<>()).add(i);
         }
-        long now = clock.millis();
-        List<ScriptCall> calls = new ArrayList<>(byPartition.size());
-        for (Map.Entry<Partition, List<Integer>> group : byPartition.entrySet()) {
-            List<EnqueueScript.Task> members = new ArrayList<>(group.getValue().size());
-            for (int index : group.getValue()) {
-                members.add(tasks.get(index).task());
-            }
-            calls.add(new EnqueueScript.Call(group.getKey(), now, members).script(keys));
-        }
-        DedupqConfig.Durability durability = config.durability();
-        Uni<List<Response>> replies = durability.replicas() == 0 ? redis.scriptsAsync(calls)
-                : redis.scriptsReplicatedAsync(calls, durability.replicas(), durability.replicaTimeout());
-        return replies.map(all -> results(tasks, byPartition, all));
+        Map<Partition, List<EnqueueScript.Task>> members = new LinkedHashMap<>();
+        byPartition.forEach((partition, indexes) -> {
+            List<EnqueueScript.Task> list = new ArrayList<>(indexes.size());
+            indexes.forEach(index -> list.add(tasks.get(index).task()));
+            members.put(partition, list);
+        });
+        return coalescer.answers(members).map(answers -> results(tasks, byPartition, answers));
     }
 
     private static List<EnqueueResult> results(List<TaskQueue.Prepared> tasks, Map<Partition, List<Integer>> byPartition,
-            List<Response> replies) {
+            List<List<EnqueueScript.Answer>> answers) {
         EnqueueResult[] results = new EnqueueResult[tasks.size()];
         int call = 0;
         for (List<Integer> members : byPartition.values()) {
-            List<EnqueueScript.Answer> answers = EnqueueScript.Reply.read(replies.get(call++), members.size()).answers();
+            List<EnqueueScript.Answer> own = answers.get(call++);
             for (int k = 0; k < members.size(); k++) {
                 TaskQueue.Prepared task = tasks.get(members.get(k));
-                EnqueueScript.Answer answer = answers.get(k);
+                EnqueueScript.Answer answer = own.get(k);
                 results[members.get(k)] = new EnqueueResult(task.id(), task.queue(), answer.status(),
                         answer.verdict() == EnqueueScript.Verdict.DUPLICATE, answer.verdict() == EnqueueScript.Verdict.CONFLICT);
             }
