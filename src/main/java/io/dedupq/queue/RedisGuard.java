@@ -11,8 +11,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 
 /**
  * The one fault-tolerance policy of the Redis calls that must answer fast when Redis is down or
- * paused (HTTP path, dashboard, gauges): a method annotated {@code @ApplyGuard(RedisGuard.NAME)}
- * is cut off after {@code dedupq.redis-guard.timeout}, and one circuit breaker, shared by every
+ * paused (HTTP path, dashboard, gauges): a method annotated {@code @ApplyGuard(RedisGuard.NAME)},
+ * or a call through the {@link Guard} itself (the enqueue path, {@code QueueStore.enqueue}), is
+ * cut off after {@code dedupq.redis-guard.timeout}, and one circuit breaker, shared by every
  * such method, stops sending calls to a Redis that keeps failing, so callers get a 503 instead
  * of a hang. Shared because Redis down is Redis down for every caller: once enqueues time out,
  * a stats read would only wait for the same timeout. Only Redis failures (and timeouts) count
