@@ -109,13 +109,20 @@ public class EnqueueCoalescer {
 
         void send() {
             List<Partition> order = new ArrayList<>(tasks.keySet());
-            long now = clock.millis();
-            List<ScriptCall> calls = new ArrayList<>(order.size());
-            for (Partition partition : order) {
-                calls.add(new EnqueueScript.Call(partition, now, tasks.get(partition)).script(keys));
+            Uni<List<Response>> replies;
+            try {
+                long now = clock.millis();
+                List<ScriptCall> calls = new ArrayList<>(order.size());
+                for (Partition partition : order) {
+                    calls.add(new EnqueueScript.Call(partition, now, tasks.get(partition)).script(keys));
+                }
+                replies = durability.replicas() == 0 ? redis.scriptsAsync(calls)
+                        : redis.scriptsReplicatedAsync(calls, durability.replicas(), durability.replicaTimeout());
+            } catch (RuntimeException e) {
+                // sent from a task of the loop, where nobody would see it: every caller is told
+                fail(e);
+                return;
             }
-            Uni<List<Response>> replies = durability.replicas() == 0 ? redis.scriptsAsync(calls)
-                    : redis.scriptsReplicatedAsync(calls, durability.replicas(), durability.replicaTimeout());
             replies.subscribe().with(all -> answer(order, all), this::fail);
         }
 
