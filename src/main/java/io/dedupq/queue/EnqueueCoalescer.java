@@ -21,8 +21,9 @@ import java.util.Map;
  * tasks a call). The first enqueue of a turn schedules the send at the end of the loop's tasks;
  * those that follow in the same turn join it. Each caller gets the answers of its own tasks; a
  * failure of the call fails every caller in it. Off an event loop (a blocking enqueue on a worker
- * thread), and for a batch of {@value #TURN_TASKS} tasks or more, a call is sent on its own. enqueue.lua takes its tasks one after the other, so two
- * callers' tasks with the same id in one call are answered as if sent one after the other.
+ * thread), and for a batch of {@value #TURN_TASKS} tasks or more, a call is sent on its own.
+ * enqueue.lua takes its tasks one after the other, so two callers' tasks with the same id in one
+ * call are answered as if sent one after the other.
  */
 @ApplicationScoped
 public class EnqueueCoalescer {
@@ -85,25 +86,24 @@ public class EnqueueCoalescer {
         private final List<Caller> callers = new ArrayList<>();
         private int size;
 
-        /** A caller's partitions, the position of its first task in each, and its promise. */
-        private record Caller(List<Partition> partitions, List<Integer> offsets, List<Integer> sizes,
-                Promise<List<List<EnqueueScript.Answer>>> promise) {
+        /** A caller's tasks in one partition's call: {@code size} of them from position {@code from}. */
+        private record Share(Partition partition, int from, int size) {
+        }
+
+        /** A caller's shares, in the order of its partitions, and its promise. */
+        private record Caller(List<Share> shares, Promise<List<List<EnqueueScript.Answer>>> promise) {
         }
 
         Uni<List<List<EnqueueScript.Answer>>> join(Map<Partition, List<EnqueueScript.Task>> own) {
-            List<Partition> partitions = new ArrayList<>(own.size());
-            List<Integer> offsets = new ArrayList<>(own.size());
-            List<Integer> sizes = new ArrayList<>(own.size());
+            List<Share> shares = new ArrayList<>(own.size());
             own.forEach((partition, list) -> {
                 List<EnqueueScript.Task> all = tasks.computeIfAbsent(partition, p -> new ArrayList<>());
-                partitions.add(partition);
-                offsets.add(all.size());
-                sizes.add(list.size());
+                shares.add(new Share(partition, all.size(), list.size()));
                 all.addAll(list);
+                size += list.size();
             });
-            size += sizes.stream().mapToInt(Integer::intValue).sum();
             Promise<List<List<EnqueueScript.Answer>>> promise = Promise.promise();
-            callers.add(new Caller(partitions, offsets, sizes, promise));
+            callers.add(new Caller(shares, promise));
             return UniHelper.toUni(promise.future());
         }
 
@@ -138,12 +138,9 @@ public class EnqueueCoalescer {
                 return;
             }
             for (Caller caller : callers) {
-                List<List<EnqueueScript.Answer>> own = new ArrayList<>(caller.partitions().size());
-                for (int p = 0; p < caller.partitions().size(); p++) {
-                    int from = caller.offsets().get(p);
-                    own.add(answers.get(caller.partitions().get(p)).subList(from, from + caller.sizes().get(p)));
-                }
-                caller.promise().complete(own);
+                caller.promise().complete(caller.shares().stream()
+                        .map(share -> answers.get(share.partition()).subList(share.from(), share.from() + share.size()))
+                        .toList());
             }
         }
 

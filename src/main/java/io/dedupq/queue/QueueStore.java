@@ -94,17 +94,15 @@ public class QueueStore {
     }
 
     private Uni<List<EnqueueResult>> enqueueUnguarded(List<TaskQueue.Prepared> tasks) {
+        // the tasks of each partition, and where each stands in the caller's list
         Map<Partition, List<Integer>> byPartition = new LinkedHashMap<>();
+        Map<Partition, List<EnqueueScript.Task>> members = new LinkedHashMap<>();
         for (int i = 0; i < tasks.size(); i++) {
             TaskQueue.Prepared task = tasks.get(i);
-            byPartition.computeIfAbsent(partitions.forTask(task.queue(), task.id()), q -> new ArrayList<>()).add(i);
+            Partition partition = partitions.forTask(task.queue(), task.id());
+            byPartition.computeIfAbsent(partition, p -> new ArrayList<>()).add(i);
+            members.computeIfAbsent(partition, p -> new ArrayList<>()).add(task.task());
         }
-        Map<Partition, List<EnqueueScript.Task>> members = new LinkedHashMap<>();
-        byPartition.forEach((partition, indexes) -> {
-            List<EnqueueScript.Task> list = new ArrayList<>(indexes.size());
-            indexes.forEach(index -> list.add(tasks.get(index).task()));
-            members.put(partition, list);
-        });
         return coalescer.answers(members).map(answers -> results(tasks, byPartition, answers));
     }
 
