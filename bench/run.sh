@@ -45,19 +45,24 @@ build_variant() {
 }
 SECTIONS=${SECTIONS:-matrix overlap dedupoff controls sql scaling wrk startup ceiling memory}
 export SECTIONS
+# a build of bench/app with a Maven profile, for the section that runs it; SKIP_BUILD=1 keeps one already built
+section_build() {
+  [[ " $SECTIONS " == *" $1 "* ]] || return 0
+  if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f $APP/$2/quarkus-app/quarkus-run.jar ]; then
+    echo "building bench/app's $2 build ..." >&2
+    build_variant $2
+  fi
+}
 if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f $APP/quarkus-app/quarkus-run.jar ]; then
-  echo "building the framework jar, bench/app and its dedup-off build, and the load generator ..." >&2
+  echo "building the framework jar, bench/app and the load generator ..." >&2
   # the invoker builds bench/app against the jar just packaged (see pom.xml); no test runs
   ./mvnw -B -q -DskipTests -DskipITs -Dinvoker.test=bench/app/pom.xml verify
-  build_variant dedup-off
 fi
+section_build dedupoff dedup-off
 if [[ " $SECTIONS " == *" sql "* ]]; then
   [ -x /usr/lib/postgresql/15/bin/initdb ] || { echo "the sql section needs PostgreSQL 15 (apt-get install postgresql-15)" >&2; exit 1; }
-  if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f $APP/sql/quarkus-app/quarkus-run.jar ]; then
-    echo "building bench/app's sql build ..." >&2
-    build_variant sql
-  fi
 fi
+section_build sql sql
 ./mvnw -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile=target/bench/classpath.txt >/dev/null
 
 # the BullMQ peer: run where it is, from a copy of ours (never written into the shared folder)
