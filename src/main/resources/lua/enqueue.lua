@@ -14,13 +14,16 @@
   waits with BLMOVE on KEYS[1] alone, and claim.lua drops the entry and claims from every level.
   Each other level pushed to is added to the set <base>levels, the only levels claim.lua looks at.
 
+  The hash holds neither the id nor the queue (its key names both) nor attempt 0 (claim.lua
+  writes the attempt it runs; it reads an absent one as 0): fewer fields are less work and memory
+  per task.
+
   KEYS[1] pending list        {p:Q}:pending  (the default level's)
   KEYS[2] stats hash          {p:Q}:stats
   ARGV[1] key base            "{p:Q}:"  (task:<id>, done:<id>, levels are built from it; same hash slot)
-  ARGV[2] queue name
-  ARGV[3] now (ms)
-  ARGV[4] levels              "" when every task is at the default level, else one digit per task
-  ARGV[5 + 4k .. 8 + 4k]      id, type, payload digest, envelope JSON   (k = 0 .. n-1)
+  ARGV[2] now (ms)
+  ARGV[3] levels              "" when every task is at the default level, else one digit per task
+  ARGV[4 + 4k .. 7 + 4k]      id, type, payload digest, envelope JSON   (k = 0 .. n-1)
 
   Returns the tasks that were not queued, three entries each:
     k       the task's position in the call (0 .. n-1)
@@ -28,7 +31,7 @@
     status  the known task's current status
   Every task not listed was queued. Most submissions are new ids, so the usual reply is empty.
 ]]
-local base, queue, now, levels = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local base, now, levels = ARGV[1], ARGV[2], ARGV[3]
 local DEFAULT, WAKE = '5', 'dedupq:wake'
 -- the outcome codes of done markers (claim.lua says why they are numbers); a marker written
 -- before them holds the outcome's name
@@ -37,8 +40,8 @@ local answers = {}
 -- envelopes per level, each in submission order
 local envelopes = {}
 local queued = 0
-for i = 5, #ARGV, 4 do
-  local level = levels == '' and DEFAULT or string.sub(levels, (i - 1) / 4, (i - 1) / 4)
+for i = 4, #ARGV, 4 do
+  local level = levels == '' and DEFAULT or string.sub(levels, i / 4, i / 4)
   local id, ttype, digest = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local taskKey = base .. 'task:' .. id
   local doneKey = base .. 'done:' .. id
@@ -57,13 +60,13 @@ for i = 5, #ARGV, 4 do
     end
   end
   if known then
-    answers[#answers + 1] = (i - 5) / 4
+    answers[#answers + 1] = (i - 4) / 4
     answers[#answers + 1] = answer
     answers[#answers + 1] = known
   else
     -- strings, not numbers: Lua would format a number through glibc's floating-point printing
-    redis.call('HSET', taskKey, 'id', id, 'type', ttype, 'queue', queue, 'status', 'queued',
-      'digest', digest, 'attempt', '0', 'attempts', '0', 'enqueuedAt', now)
+    redis.call('HSET', taskKey, 'type', ttype, 'status', 'queued', 'digest', digest, 'attempts', '0',
+      'enqueuedAt', now)
     if level ~= DEFAULT then redis.call('HSET', taskKey, 'priority', level) end
     envelopes[level] = envelopes[level] or {}
     table.insert(envelopes[level], ARGV[i + 3])

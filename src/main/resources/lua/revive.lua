@@ -18,11 +18,12 @@
   KEYS[7] levels set          {p:Q}:levels   (the other levels whose lists may hold tasks)
   ARGV[1] the dead record, exactly as it is in the dead list
   ARGV[2] the envelope to enqueue (attempt 0)
-  ARGV[3] task id
-  ARGV[4] task type
-  ARGV[5] queue name
-  ARGV[6] now (ms)
-  ARGV[7] the task's priority level, "" for the default (kept in the hash as 'priority', as enqueue.lua does)
+  ARGV[3] task type
+  ARGV[4] now (ms)
+  ARGV[5] the task's priority level, "" for the default (kept in the hash as 'priority', as enqueue.lua does)
+
+  The hash is left as enqueue.lua writes one: no id, queue or attempt 0 (the fields of a hash
+  written before that are removed).
 
   Returns {code, status}: {1, "queued"} revived; {0, ""} the record is no longer in the dead
   list; {-1, <status>} the task is not dead-lettered now (it was revived or enqueued again).
@@ -33,15 +34,14 @@ if redis.call('LREM', KEYS[4], 1, ARGV[1]) == 0 then return { 0, '' } end
 
 redis.call('DEL', KEYS[2])
 redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'nextAttemptAt', 'lastError', 'result', 'deadRecord',
-  'finishedBy', 'token', 'priority')
-redis.call('HSET', KEYS[1], 'id', ARGV[3], 'type', ARGV[4], 'queue', ARGV[5], 'status', 'queued',
-  'attempt', 0, 'attempts', 0)
-if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[6]) end
-if ARGV[7] ~= '' then redis.call('HSET', KEYS[1], 'priority', ARGV[7]) end
+  'finishedBy', 'token', 'priority', 'attempt', 'id', 'queue')
+redis.call('HSET', KEYS[1], 'type', ARGV[3], 'status', 'queued', 'attempts', '0')
+if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[4]) end
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'priority', ARGV[5]) end
 redis.call('PERSIST', KEYS[1])
 redis.call('LPUSH', KEYS[3], ARGV[2])
-if ARGV[7] ~= '' then
-  redis.call('SADD', KEYS[7], ARGV[7])
+if ARGV[5] ~= '' then
+  redis.call('SADD', KEYS[7], ARGV[5])
   if redis.call('LLEN', KEYS[6]) == 0 then redis.call('LPUSH', KEYS[6], 'dedupq:wake') end
 end
 redis.call('HINCRBY', KEYS[5], 'revived', 1)

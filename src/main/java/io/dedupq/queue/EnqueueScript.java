@@ -46,9 +46,8 @@ public final class EnqueueScript {
     public record Call(Partition partition, long nowMillis, List<Task> tasks) {
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(4 + TASK_FIELDS * tasks.size());
+            List<String> args = new ArrayList<>(3 + TASK_FIELDS * tasks.size());
             args.add(keys.base(partition));
-            args.add(partition.queue());
             args.add(Long.toString(nowMillis));
             args.add(levels());
             for (Task task : tasks) {

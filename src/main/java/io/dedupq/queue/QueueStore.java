@@ -32,7 +32,7 @@ import java.util.TreeMap;
 @ApplicationScoped
 public class QueueStore {
 
-    private static final List<String> TASK_FIELDS = List.of("id", "queue", "type", "status", "attempts", "enqueuedAt",
+    private static final List<String> TASK_FIELDS = List.of("type", "status", "attempts", "enqueuedAt",
             "startedAt", "finishedAt", "nextAttemptAt", "lastError", "result", "progress", "progressNote", "progressAt",
             "priority");
     /** The counters of a queue's stats hash (the scripts increment them). */
@@ -146,7 +146,7 @@ public class QueueStore {
             HashFields task = new HashFields(TASK_FIELDS, replies.get(2 * q));
             Response marker = replies.get(2 * q + 1);
             if (task.raw("status") != null) {
-                return Optional.of(view(task));
+                return Optional.of(view(id, queues.get(q), task));
             }
             if (marker != null) {
                 return Optional.of(TaskView.outcome(id, queues.get(q), DoneMarker.outcome(marker.toString())));
@@ -252,8 +252,9 @@ public class QueueStore {
         return partitions.settings(partition).rateLimit();
     }
 
-    private TaskView view(HashFields f) {
-        return new TaskView(f.text("id"), f.text("queue"), f.text("type"), f.text("status"), (int) f.count("attempts"),
+    /** The hash holds neither the id nor the queue: its key names them (enqueue.lua). */
+    private TaskView view(String id, String queue, HashFields f) {
+        return new TaskView(id, queue, f.text("type"), f.text("status"), (int) f.count("attempts"),
                 f.number("enqueuedAt"), f.number("startedAt"), f.number("finishedAt"), f.number("nextAttemptAt"),
                 f.text("lastError"), json(f.raw("result")), TaskView.Progress.of(f),
                 f.raw("priority") == null ? Priority.DEFAULT : (int) f.count("priority"));

@@ -28,7 +28,7 @@ public final class ReviveScript {
             return new ScriptCall(LuaScript.REVIVE,
                     List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition, priority),
                             keys.dead(partition), keys.stats(partition), keys.pending(partition), keys.levels(partition)),
-                    List.of(deadRecord, envelope, id, type, partition.queue(), Long.toString(nowMillis),
+                    List.of(deadRecord, envelope, type, Long.toString(nowMillis),
                             priority == Priority.DEFAULT ? "" : Integer.toString(priority)));
         }
     }

@@ -165,7 +165,8 @@ class DedupRecordContractTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> sweep(quiet) == keys);
         long markerOnly = (usedMemory(quiet) - middle) / n;
 
-        assertTrue(markerOnly * 3 < withHash, "bytes per finished task: " + withHash + " with its hash, "
+        // under 40 %: about 165 bytes against 480, since the hash no longer holds its id, queue and attempt 0
+        assertTrue(markerOnly * 5 < withHash * 2, "bytes per finished task: " + withHash + " with its hash, "
                 + markerOnly + " with its done record only");
     }
 

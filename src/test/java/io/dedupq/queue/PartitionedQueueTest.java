@@ -78,7 +78,7 @@ class PartitionedQueueTest {
         for (Partition each : partitions.of(QUEUE)) {
             assertEquals(each.equals(partition), redis.exists(keys.task(each, id)), "task hash only in " + partition);
         }
-        assertEquals(QUEUE, redis.hget(keys.task(partition, id), "queue"));
+        assertEquals("succeeded", redis.hget(keys.task(partition, id), "status"), "the partition's hash is the task's");
     }
 
     @Test
