@@ -25,6 +25,7 @@
 # BENCH_APP_PROPS="k=v,k=v" (extra system properties for every dedupq JVM)
 # BENCH_JVM_OPTS="..." (options of every dedupq JVM; by default those of the image inside the pods' memory
 #   limit, see bench/pod-jvm-opts.sh)
+# STARTUP_STARTS=5 (the startup section: idle workers started one after another, their medians reported)
 # STARTUP_CACHE=1 (the measured pods with the image's JDK 25 AOT cache; docs/operations.md "Start-up cache")
 # NATIVE_RUNNER=path (the measured pods run that native executable of the app instead of its
 #   JVM; see docs/native.md for building one on this machine)

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +94,8 @@ public final class Benchmark {
             }
             Map<String, Double> startup = new LinkedHashMap<>();
             if (sections.contains("startup")) {
-                startup = startup(directApi);
+                // STARTUP_STARTS: idle workers started one after another; one start is too noisy a sample
+                startup = startup(directApi, Integer.parseInt(env.getOrDefault("STARTUP_STARTS", "5")));
             }
             for (int rep = 1; rep <= repeats; rep++) {
                 if (sections.contains("matrix")) {
@@ -297,22 +299,33 @@ public final class Benchmark {
 
     /**
      * JVM start (outside: until HTTP answers; inside: Quarkus "started in"); RSS of an idle worker
-     * after 5 s, and of the API pod idle after its warm-up.
+     * after 5 s, and of the API pod idle after its warm-up. The worker's figures are the medians of
+     * {@code starts} starts, its time to answer also their least and most.
      */
-    private Map<String, Double> startup(AppJvm api) {
-        Map<String, Double> startup = new LinkedHashMap<>();
-        try (AppJvm worker = settings.startApp("idle-worker", DedupqCell.workerProps(8, "bench-idle", Map.of()))) {
-            AppJvm.sleep(5000);
-            startup.put("worker_ready_ms", (double) worker.readyMillis());
-            startup.put("worker_ready_cpu_ms", (double) worker.readyCpuMillis());
-            startup.put("worker_quarkus_started_ms", (double) worker.quarkusStartedMillis());
-            startup.put("worker_idle_rss_mib", worker.rssKib() / 1024.0);
+    private Map<String, Double> startup(AppJvm api, int starts) {
+        Map<String, List<Double>> workers = new LinkedHashMap<>();
+        for (int i = 1; i <= starts; i++) {
+            try (AppJvm worker = settings.startApp("idle-worker-" + i, DedupqCell.workerProps(8, "bench-idle-" + i, Map.of()))) {
+                AppJvm.sleep(5000);
+                workers.computeIfAbsent("worker_ready_ms", k -> new ArrayList<>()).add((double) worker.readyMillis());
+                workers.computeIfAbsent("worker_ready_cpu_ms", k -> new ArrayList<>()).add((double) worker.readyCpuMillis());
+                workers.computeIfAbsent("worker_quarkus_started_ms", k -> new ArrayList<>())
+                        .add((double) worker.quarkusStartedMillis());
+                workers.computeIfAbsent("worker_idle_rss_mib", k -> new ArrayList<>()).add(worker.rssKib() / 1024.0);
+            }
         }
+        Map<String, Double> startup = new LinkedHashMap<>();
+        workers.forEach((name, values) -> startup.put(name,
+                Report.median(values.stream().mapToDouble(Double::doubleValue).sorted().toArray())));
+        List<Double> ready = workers.get("worker_ready_ms");
+        startup.put("worker_starts", (double) ready.size());
+        startup.put("worker_ready_ms_min", Collections.min(ready));
+        startup.put("worker_ready_ms_max", Collections.max(ready));
         startup.put("api_ready_ms", (double) api.readyMillis());
         startup.put("api_ready_cpu_ms", (double) api.readyCpuMillis());
         startup.put("api_quarkus_started_ms", (double) api.quarkusStartedMillis());
         startup.put("api_rss_mib", api.rssKib() / 1024.0);
-        log("startup: " + startup);
+        log("startup: " + startup + ", worker starts " + workers);
         return startup;
     }
 

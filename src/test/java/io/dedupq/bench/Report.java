@@ -309,7 +309,7 @@ public final class Report {
         return Double.isFinite(r) ? String.format(Locale.ROOT, "%.2f", r) : "–";
     }
 
-    private static double median(double[] sorted) {
+    static double median(double[] sorted) {
         if (sorted.length == 0) {
             return Double.NaN;
         }

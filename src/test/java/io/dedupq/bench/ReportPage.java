@@ -101,7 +101,10 @@ public final class ReportPage {
             r.line("### JVM start and memory (packaged jar, `java -jar`, default heap)\n");
             r.line("| pod | process start → HTTP answers, ms | CPU until then, ms | Quarkus \"started in\", ms | RSS, MiB |");
             r.line("|---|---:|---:|---:|---:|");
-            r.line("| worker (idle 5 s, API off) | " + Report.fmt(startup.get("worker_ready_ms")) + " | "
+            r.line("| worker (idle 5 s, API off; median of " + Report.fmt(startup.get("worker_starts"))
+                    + " starts, least–most time in brackets) | " + Report.fmt(startup.get("worker_ready_ms")) + " ("
+                    + Report.fmt(startup.get("worker_ready_ms_min")) + "–" + Report.fmt(startup.get("worker_ready_ms_max"))
+                    + ") | "
                     + Report.fmt(startup.get("worker_ready_cpu_ms")) + " | "
                     + Report.fmt(startup.get("worker_quarkus_started_ms")) + " | "
                     + Report.fmt(startup.get("worker_idle_rss_mib")) + " |");
