@@ -12,7 +12,7 @@ next GROUP tasks, until pending is empty. Prints the instructions per unique tas
   bench/claim_cost.py --lua /tmp/old-lua --group 2     # another version, groups of 2
 
 Needs valgrind (apt-get install valgrind) and redis-server. The argument layout is claim.lua's
-of 2026-12-03, late (7 keys; ARGV[10] the controls as name=value text, "" for none; from ARGV[11] the
+of 2026-12-07 (7 keys; ARGV[3] the dedup bucket count; ARGV[10] the controls as name=value text, "" for none; from ARGV[11] the
 outcomes: id, envelope, token, outcome, then what its kind needs; one flat reply: five fields, the
 counted outcomes, the counted dropped copies, then the claims).
 """
@@ -81,6 +81,17 @@ def connect(port, seconds=30):
             time.sleep(0.1)
 
 
+def script(lua_dir, verb):
+    """A script's source as io.dedupq.queue.LuaScript sends it: each '-- include: <name>' line replaced by
+    include/<name>.lua (a copy of an older version without includes is read as it is)."""
+    lines = []
+    for line in open(os.path.join(lua_dir, verb + '.lua')).read().split('\n'):
+        if line.startswith('-- include: '):
+            line = open(os.path.join(lua_dir, 'include', line[len('-- include: '):] + '.lua')).read()
+        lines.append(line)
+    return '\n'.join(lines)
+
+
 def free_port():
     s = socket.socket()
     s.bind(('127.0.0.1', 0))
@@ -102,6 +113,8 @@ def main():
                     help='group-concurrency (0: none); each task gets a group of its own, so nothing is parked')
     ap.add_argument('--group-rate-limit', type=int, default=0,
                     help='group-rate-limit starts per group per 1 s window (0: none); each task gets a group of its own')
+    ap.add_argument('--buckets', type=int, default=4096,
+                    help="the queue's dedup buckets (dedupq.queues.<q>.dedup-buckets): fewer put more ids in each")
     a = ap.parse_args()
     out = tempfile.mkdtemp(prefix='claim-cost-')
     port = free_port()
@@ -114,8 +127,8 @@ def main():
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         r = connect(port)
-        claim = r.call('SCRIPT', 'LOAD', open(os.path.join(a.lua, 'claim.lua')).read())
-        enqueue = r.call('SCRIPT', 'LOAD', open(os.path.join(a.lua, 'enqueue.lua')).read())
+        claim = r.call('SCRIPT', 'LOAD', script(a.lua, 'claim'))
+        enqueue = r.call('SCRIPT', 'LOAD', script(a.lua, 'enqueue'))
         base = '{dedupq:noop}:'
         keys = [base + k for k in ('pending', 'processing:w1', 'fence', 'stats', 'dead', 'workers', 'delayed')]
         rnd = random.Random(42)
@@ -135,7 +148,8 @@ def main():
                 args = []
                 for lid in chunk:
                     args += ['payment-2026-%d' % lid, 'noop', hashlib.sha256(b'%d' % lid).hexdigest(), envelope(lid)]
-                r.call('EVALSHA', enqueue, 2, keys[0], keys[3], base, 'noop', now, '', *args)  # '': every task at the default level
+                # '': every task at the default level; the default dedup buckets and window
+                r.call('EVALSHA', enqueue, 2, keys[0], keys[3], base, now, '', a.buckets, 86400000, *args)
             else:
                 r.call('LPUSH', keys[0], *[envelope(lid) for lid in chunk])
         # a heartbeat far in the future: the claims never find it stale
@@ -146,7 +160,7 @@ def main():
                                         'group-rate=%d/1000' % a.group_rate_limit if a.group_rate_limit else '') if c)
         outcomes, calls = [], 0
         while True:
-            args = [base, 'w1', 'noop', a.group, 30000, 5000, '', 86400000, 3600000, controls]
+            args = [base, 'w1', a.buckets, a.group, 30000, 5000, '', 86400000, 3600000, controls]
             for task_id, env, token in outcomes:
                 args += [task_id, env, token, 'succeeded', '']
             reply = r.call('EVALSHA', claim, len(keys), *keys, *args)

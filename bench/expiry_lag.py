@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """How late Redis removes expired task hashes when done markers (long TTL) are most of the keys
 with a TTL, and what that does to the memory of a done marker (docs/benchmarks.md, "Redis
-memory: hashes that expire late").
+memory: hashes that expire late"). It writes the layout of one key per id that dedupq used before
+2026-12-07 (lua/include/records.lua replaced it), to show why that layout was left.
 
 A private redis-server with the given active-expire-effort (default 1, Redis's own default):
 100,000 task hashes, then every 25 ms 500 of them finish (status written, PEXPIRE 1 s, done

@@ -2,8 +2,8 @@
   cancel: end a task that is waiting (queued, or retrying in delayed) or running.
   Read and written by io.dedupq.queue.CancelScript, nowhere else.
 
-  The task becomes terminal like a finished one: status cancelled, a done marker for the dedup
-  window (a copy that still turns up is dropped by claim.lua as done, enqueue answers
+  The task becomes terminal like a finished one: status cancelled, a dedup record (records.lua)
+  for the dedup window (a copy that still turns up is dropped by claim.lua as done, enqueue answers
   duplicate), and the task hash expires after the result retention. Its waiting copies are taken out of
   pending and delayed; finding them reads both (cost grows with their length). The pending list
   searched is the one of the task's priority level, which its hash keeps as 'priority' unless it
@@ -12,13 +12,13 @@
 
   A running task: its execution's token moves from token to cancelledBy (so claim.lua's outcome
   part sees the execution no longer owns the task, and answers "cancelled"), its lock is deleted
-  if it still holds that token (the id is no longer held; the done marker keeps copies out), and
+  if it still holds that token (the id is no longer held; the dedup record keeps copies out), and
   {"id","token"} is PUBLISHed on the cancel channel so that the worker running it interrupts the
   handler. The running copy stays in that worker's processing list: the worker's outcome removes
   it, or the reaper requeues it if the worker died and claim.lua drops it as done.
 
   KEYS[1] task hash           {p:Q}:task:<id>
-  KEYS[2] done marker         {p:Q}:done:<id>
+  KEYS[2] records layout      {p:Q}:records  (the dedup records' keys are built from ARGV[5])
   KEYS[3] pending list        {p:Q}:pending  (the default level's)
   KEYS[4] delayed zset        {p:Q}:delayed
   KEYS[5] stats hash          {p:Q}:stats
@@ -27,13 +27,16 @@
   ARGV[2] dedup window (ms)
   ARGV[3] result retention (ms, at most the window)
   ARGV[4] cancel channel      <prefix>:cancel (not a key: PUBLISH reaches every node's subscribers)
+  ARGV[5] key base            "{p:Q}:"
+  ARGV[6] dedup buckets       the queue's setting, stored when the partition has no records layout yet
 
   finishedAt is the server's time (TIME), as claim.lua writes it for every other outcome.
 
   Returns {code, status}: {1, "cancelled"} cancelled; {0, ""} no such task;
   {-1, <status>} not cancellable in that status (already terminal).
 ]]
-local id = ARGV[1]
+local id, base = ARGV[1], ARGV[5]
+-- include: records
 local task = redis.call('HMGET', KEYS[1], 'status', 'token', 'priority')
 local status, token, level = task[1], task[2], task[3]
 if not status then return { 0, '' } end
@@ -55,8 +58,8 @@ for _, raw in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
 end
 
 local time = redis.call('TIME')
-redis.call('HSET', KEYS[1], 'status', 'cancelled',
-  'finishedAt', string.format('%d', time[1] * 1000 + math.floor(time[2] / 1000)))
+local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
+redis.call('HSET', KEYS[1], 'status', 'cancelled', 'finishedAt', string.format('%d', nowMs))
 redis.call('HDEL', KEYS[1], 'nextAttemptAt')
 if status == 'running' and token then
   redis.call('HSET', KEYS[1], 'cancelledBy', token)
@@ -64,8 +67,8 @@ if status == 'running' and token then
   if redis.call('GET', KEYS[6]) == token then redis.call('DEL', KEYS[6]) end
   redis.call('PUBLISH', ARGV[4], cjson.encode({ id = id, token = token }))
 end
--- 4 is cancelled among the done markers' outcome codes (claim.lua says why they are numbers)
-redis.call('SET', KEYS[2], '4', 'PX', ARGV[2])
+-- 4: cancelled, among the records' marks
+remember(base, recordsLayout(base, nowMs, ARGV[6], ARGV[2]), id, 4, nowMs, tonumber(ARGV[2]))
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('HINCRBY', KEYS[5], 'cancelled', 1)
 return { 1, 'cancelled' }

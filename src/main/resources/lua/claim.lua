@@ -34,7 +34,8 @@
   first recorded the outcome. A write after it makes the WAIT that follows cover that too.
 
   Claims. Copies that must not run are dropped here, never executed:
-    - a done marker exists (the task already reached a terminal state)   -> duplicate "done"
+    - the task reached a terminal state: its hash says so, or, without a hash, its dedup record
+      exists                                                              -> duplicate "done"
     - the lock is held (another copy is running right now)               -> duplicate "locked"
     - the task hash is at a later attempt than the copy (a stale copy)   -> duplicate "stale"
   Unparseable envelopes go to the dead list as they are; the wake-up entry 'dedupq:wake' that
@@ -99,19 +100,19 @@
   KEYS[6] queue's workers     {p:Q}:workers  worker id -> last heartbeat (ms)
   KEYS[7] delayed zset        {p:Q}:delayed
   ARGV[1] key base            "{p:Q}:"  (same slot as KEYS): the script builds from it
-          lock:<id>, done:<id>, task:<id>, and the keys of the controls, each read only when
+          lock:<id>, task:<id>, the dedup records' keys (records.lua), and the keys of the controls, each read only when
           it matters: paused (exists while the queue is paused), levels (see Priorities), rate
           (token -> claim time, ms, of the starts in the window), parked (groups with copies in
           parked:<g>), group:<g>, group-rate:<g>. Every key or argument costs the call about as
           much as a small command, so none is sent that the plain path does not read.
   ARGV[2] worker id (lock token = <worker>:<fence>)
-  ARGV[3] queue name
+  ARGV[3] dedup buckets: the queue's setting, stored when the partition has no records layout yet (records.lua)
   ARGV[4] max tasks to claim, 0 for none; copies dropped on the way do not count, but at most
           4 x as many copies are moved in one call (a backlog of duplicates ends the call early)
   ARGV[5] lock ttl (ms)
   ARGV[6] heartbeat freshness (ms): a worker whose heartbeat in KEYS[6] is older than this claims nothing
   ARGV[7] an envelope already moved to processing by BLMOVE (it counts toward ARGV[4]), or ""
-  ARGV[8] dedup window (ms): how long the done marker stays
+  ARGV[8] dedup window (ms): how long the dedup record counts
   ARGV[9] result retention (ms, at most the window): how long a finished task's hash stays
   ARGV[10] the queue's controls, "" for none, else space-separated name=value:
           rate=<N>/<W ms>            at most N starts per sliding window of W ms
@@ -146,16 +147,23 @@
                   done | locked | stale
     claim...      then (id, envelope, token, fence, type) for every claimed task
 ]]
-local base, worker, queue, limit, ttl = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4]), ARGV[5]
-local moved, window, retention = ARGV[7], ARGV[8], ARGV[9]
--- the done marker holds the outcome as a small integer: Redis shares those, so it costs no value
--- of its own (enqueue.lua and QueueStore read it back: 1 succeeded, 2 failed, 3 dead, 4 cancelled)
-local MARKS = { succeeded = '1', failed = '2', dead = '3' }
+local base, worker, limit, ttl = ARGV[1], ARGV[2], tonumber(ARGV[4]), ARGV[5]
+local moved, window, retention = ARGV[7], tonumber(ARGV[8]), ARGV[9]
+-- include: records
+-- the outcome's mark in its dedup record (4 is cancel.lua's)
+local MARKS = { succeeded = 1, failed = 2, dead = 3 }
+local FINISHED = { succeeded = true, failed = true, dead = true, cancelled = true }
 -- arguments after id, envelope, token and outcome, per outcome
 local EXTRAS = { succeeded = 1, retrying = 3, failed = 2, dead = 2 }
 local time = redis.call('TIME')
 local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
 local now = string.format('%d', nowMs)
+-- the partition's records layout, read when the call first needs it
+local layout
+local function records()
+  layout = layout or recordsLayout(base, nowMs, ARGV[3], window)
+  return layout
+end
 local prefix = worker .. ':'
 local counts = {}
 
@@ -271,7 +279,7 @@ local function record(id, envelope, token, outcome, detail, nextRecord, delay)
     redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now)
   end
   redis.call('HDEL', taskKey, 'token', 'nextAttemptAt')
-  redis.call('SET', base .. 'done:' .. id, MARKS[outcome], 'PX', window)
+  remember(base, records(), id, MARKS[outcome], nowMs, window)
   redis.call('PEXPIRE', taskKey, retention)
   count(outcome)
   return 1
@@ -389,10 +397,12 @@ local function take(raw)
   local attempt = whole(env.attempt) or 0
   local taskKey = base .. 'task:' .. env.id
   local lockKey = base .. 'lock:' .. env.id
-  if redis.call('EXISTS', base .. 'done:' .. env.id) == 1 then
+  local known = redis.call('HMGET', taskKey, 'attempt', 'attempts', 'status')
+  -- the hash says whether the task is finished while it exists (it never outlives the record):
+  -- only a copy without one, pushed by a producer or of a task past its retention, reads the record
+  if FINISHED[known[3]] or (not known[3] and recall(base, records(), env.id, nowMs)) then
     return drop(raw, env.type, 'done')
   end
-  local known = redis.call('HMGET', taskKey, 'attempt', 'attempts')
   local current = tonumber(known[1])
   if current and current > attempt then
     return drop(raw, env.type, 'stale')
@@ -419,8 +429,8 @@ local function take(raw)
   else
     -- pushed straight onto the list by a producer (enqueue.lua always writes attempts): the hash starts here
     local enqueuedAt = whole(env.enqueuedAt)
-    redis.call('HSET', taskKey, 'id', env.id, 'type', env.type, 'queue', queue,
-      'enqueuedAt', enqueuedAt and string.format('%d', enqueuedAt) or now, 'status', 'running',
+    redis.call('HSET', taskKey, 'type', env.type, 'enqueuedAt', enqueuedAt and string.format('%d', enqueuedAt) or now,
+      'status', 'running',
       'attempt', attemptText, 'token', token, 'startedAt', now, 'attempts', '1')
     local level = env.priority
     if type(level) == 'number' and level % 1 == 0 and level >= 0 and level <= 9 and level ~= 5 then

@@ -2,7 +2,7 @@
   discard: remove one record from the dead list for good.
   Read and written by io.dedupq.queue.DiscardScript, nowhere else.
 
-  The task itself stays terminal (its done marker still turns duplicates away until the dedup
+  The task itself stays terminal (its dedup record still turns duplicates away until the dedup
   window ends); only the record goes, and the hash no longer points to it.
 
   KEYS[1] task hash           {p:Q}:task:<id>

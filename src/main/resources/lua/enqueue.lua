@@ -3,9 +3,9 @@
 
   A task whose hash already exists is not pushed again: it is a duplicate when its payload
   digest matches the stored one, a conflict when it does not. Once a finished task's result
-  retention has passed, its hash is gone and its done marker alone remembers the id until the
-  dedup window ends: a duplicate then, whatever its payload (the digest went with the hash),
-  answered with the outcome the marker holds.
+  retention has passed, its hash is gone and its dedup record (records.lua) alone remembers the
+  id until the dedup window ends: a duplicate then, whatever its payload (the digest went with
+  the hash), answered with the outcome the record holds.
 
   Priorities: a task goes to the pending list of its level, KEYS[1] for the default level 5 and
   KEYS[1]:<level> for the others (0 lowest .. 9 highest); its hash keeps a level other than the
@@ -20,10 +20,13 @@
 
   KEYS[1] pending list        {p:Q}:pending  (the default level's)
   KEYS[2] stats hash          {p:Q}:stats
-  ARGV[1] key base            "{p:Q}:"  (task:<id>, done:<id>, levels are built from it; same hash slot)
+  ARGV[1] key base            "{p:Q}:"  (task:<id>, levels and the dedup records' keys are built from it;
+                              same hash slot)
   ARGV[2] now (ms)
   ARGV[3] levels              "" when every task is at the default level, else one digit per task
-  ARGV[4 + 4k .. 7 + 4k]      id, type, payload digest, envelope JSON   (k = 0 .. n-1)
+  ARGV[4] dedup buckets       the queue's setting, stored when the partition has no records layout yet
+  ARGV[5] dedup window (ms)   likewise (records.lua)
+  ARGV[6 + 4k .. 9 + 4k]      id, type, payload digest, envelope JSON   (k = 0 .. n-1)
 
   Returns the tasks that were not queued, three entries each:
     k       the task's position in the call (0 .. n-1)
@@ -32,35 +35,33 @@
   Every task not listed was queued. Most submissions are new ids, so the usual reply is empty.
 ]]
 local base, now, levels = ARGV[1], ARGV[2], ARGV[3]
-local DEFAULT, WAKE = '5', 'dedupq:wake'
--- the outcome codes of done markers (claim.lua says why they are numbers); a marker written
--- before them holds the outcome's name
+local DEFAULT, WAKE, FIRST = '5', 'dedupq:wake', 6
+-- include: records
+-- the outcomes of the records' marks
 local OUTCOMES = { 'succeeded', 'failed', 'dead', 'cancelled' }
+local time = redis.call('TIME')
+local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
+local layout = recordsLayout(base, nowMs, ARGV[4], ARGV[5])
 local answers = {}
 -- envelopes per level, each in submission order
 local envelopes = {}
 local queued = 0
-for i = 4, #ARGV, 4 do
-  local level = levels == '' and DEFAULT or string.sub(levels, i / 4, i / 4)
+for i = FIRST, #ARGV, 4 do
+  local k = (i - FIRST) / 4
+  local level = levels == '' and DEFAULT or string.sub(levels, k + 1, k + 1)
   local id, ttype, digest = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local taskKey = base .. 'task:' .. id
-  local doneKey = base .. 'done:' .. id
   local known, answer = false, nil
-  -- one lookup answers the usual case, an id seen neither as a task nor as a done marker
-  if redis.call('EXISTS', taskKey, doneKey) > 0 then
-    local existing = redis.call('HMGET', taskKey, 'digest', 'type', 'status')
-    if existing[3] then
-      local same = (existing[1] == false or existing[1] == digest) and (existing[2] == false or existing[2] == ttype)
-      known, answer = existing[3], same and 0 or -1
-    else
-      local mark = redis.call('GET', doneKey)
-      if mark then
-        known, answer = OUTCOMES[tonumber(mark)] or mark, 0
-      end
-    end
+  local existing = redis.call('HMGET', taskKey, 'digest', 'type', 'status')
+  if existing[3] then
+    local same = (existing[1] == false or existing[1] == digest) and (existing[2] == false or existing[2] == ttype)
+    known, answer = existing[3], same and 0 or -1
+  else
+    local mark = recall(base, layout, id, nowMs)
+    if mark then known, answer = OUTCOMES[mark], 0 end
   end
   if known then
-    answers[#answers + 1] = (i - 4) / 4
+    answers[#answers + 1] = k
     answers[#answers + 1] = answer
     answers[#answers + 1] = known
   else

@@ -4,13 +4,13 @@
 
   Only while the task is dead-lettered (status failed or dead, or its hash already expired
   with the dedup window) and its record is still in the dead list: the record is removed, the
-  done marker cleared, the hash reset to queued with attempt 0 and no expiry, and the fresh
+  dedup record (records.lua) cleared, the hash reset to queued with attempt 0 and no expiry, and the fresh
   envelope pushed for the workers onto the pending list of its priority level, with enqueue.lua's
   wake-up entry on an empty KEYS[6] when that is another level's list, and that level in the set
   KEYS[7] (claim.lua looks only at the levels it names).
 
   KEYS[1] task hash           {p:Q}:task:<id>
-  KEYS[2] done marker         {p:Q}:done:<id>
+  KEYS[2] records layout      {p:Q}:records  (the dedup records' keys are built from ARGV[6])
   KEYS[3] pending list        {p:Q}:pending, or {p:Q}:pending:<level> for a level other than the default
   KEYS[4] dead list           {p:Q}:dead
   KEYS[5] stats hash          {p:Q}:stats
@@ -21,6 +21,8 @@
   ARGV[3] task type
   ARGV[4] now (ms)
   ARGV[5] the task's priority level, "" for the default (kept in the hash as 'priority', as enqueue.lua does)
+  ARGV[6] key base            "{p:Q}:"
+  ARGV[7] task id
 
   The hash is left as enqueue.lua writes one: no id, queue or attempt 0 (the fields of a hash
   written before that are removed).
@@ -28,11 +30,14 @@
   Returns {code, status}: {1, "queued"} revived; {0, ""} the record is no longer in the dead
   list; {-1, <status>} the task is not dead-lettered now (it was revived or enqueued again).
 ]]
+-- include: records
 local status = redis.call('HGET', KEYS[1], 'status')
 if status and status ~= 'failed' and status ~= 'dead' then return { -1, status } end
 if redis.call('LREM', KEYS[4], 1, ARGV[1]) == 0 then return { 0, '' } end
 
-redis.call('DEL', KEYS[2])
+local time = redis.call('TIME')
+local base = ARGV[6]
+forget(base, recordsLayout(base, time[1] * 1000 + math.floor(time[2] / 1000)), ARGV[7])
 redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'nextAttemptAt', 'lastError', 'result', 'deadRecord',
   'finishedBy', 'token', 'priority', 'attempt', 'id', 'queue')
 redis.call('HSET', KEYS[1], 'type', ARGV[3], 'status', 'queued', 'attempts', '0')

@@ -38,6 +38,7 @@ public class EnqueueCoalescer {
     private final RedisKeys keys;
     private final Clock clock;
     private final DedupqConfig.Durability durability;
+    private final Map<String, DedupqConfig.QueueConfig> queues;
     /** The turn being gathered on this event loop thread; only that thread reads or writes it. */
     private final ThreadLocal<Turn> gathering = new ThreadLocal<>();
 
@@ -46,6 +47,7 @@ public class EnqueueCoalescer {
         this.keys = keys;
         this.clock = clock;
         this.durability = config.durability();
+        this.queues = config.queues();
     }
 
     /**
@@ -114,7 +116,9 @@ public class EnqueueCoalescer {
                 long now = clock.millis();
                 List<ScriptCall> calls = new ArrayList<>(order.size());
                 for (Partition partition : order) {
-                    calls.add(new EnqueueScript.Call(partition, now, tasks.get(partition)).script(keys));
+                    DedupqConfig.QueueConfig queue = queues.get(partition.queue());
+                    calls.add(new EnqueueScript.Call(partition, now, queue.dedupBuckets(), queue.dedupWindow().toMillis(),
+                            tasks.get(partition)).script(keys));
                 }
                 replies = durability.replicas() == 0 ? redis.scriptsAsync(calls)
                         : redis.scriptsReplicatedAsync(calls, durability.replicas(), durability.replicaTimeout());

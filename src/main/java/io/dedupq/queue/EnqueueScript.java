@@ -30,7 +30,7 @@ public final class EnqueueScript {
     public enum Verdict {
         /** a new id: pushed, its hash written */
         QUEUED,
-        /** a known id with the same type and payload, or one only its done marker remembers */
+        /** a known id with the same type and payload, or one only its dedup record remembers */
         DUPLICATE,
         /** a known id with another type or payload */
         CONFLICT
@@ -42,14 +42,20 @@ public final class EnqueueScript {
         static final Answer QUEUED = new Answer(Verdict.QUEUED, "queued");
     }
 
-    /** One call for {@code partition}, its tasks in submission order, {@code nowMillis} as their enqueue time. */
-    public record Call(Partition partition, long nowMillis, List<Task> tasks) {
+    /**
+     * One call for {@code partition}, its tasks in submission order, {@code nowMillis} as their
+     * enqueue time; {@code dedupBuckets} and {@code dedupWindowMillis} are the queue's, for a
+     * partition without dedup records yet.
+     */
+    public record Call(Partition partition, long nowMillis, int dedupBuckets, long dedupWindowMillis, List<Task> tasks) {
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(3 + TASK_FIELDS * tasks.size());
+            List<String> args = new ArrayList<>(5 + TASK_FIELDS * tasks.size());
             args.add(keys.base(partition));
             args.add(Long.toString(nowMillis));
             args.add(levels());
+            args.add(Integer.toString(dedupBuckets));
+            args.add(Long.toString(dedupWindowMillis));
             for (Task task : tasks) {
                 args.add(task.id());
                 args.add(task.type());

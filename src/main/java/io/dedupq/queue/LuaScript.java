@@ -7,8 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** The Lua scripts under {@code src/main/resources/lua}; each file's header documents it. */
+/**
+ * The Lua scripts under {@code src/main/resources/lua}; each file's header documents it. A line
+ * {@code -- include: <name>} in a script is replaced by {@code lua/include/<name>.lua}: the code
+ * several scripts share is written once, and Redis still gets one self-contained script.
+ */
 public enum LuaScript {
     ENQUEUE("enqueue"),
     CLAIM("claim"),
@@ -23,13 +29,15 @@ public enum LuaScript {
     CANCEL("cancel"),
     REVIVE("revive"),
     DISCARD("discard"),
-    PROGRESS("progress");
+    PROGRESS("progress"),
+    RECALL("recall");
 
     private final String source;
     private final String sha;
 
     LuaScript(String verb) {
-        this.source = read("lua/" + verb + ".lua");
+        this.source = Include.LINE.matcher(read("lua/" + verb + ".lua"))
+                .replaceAll(line -> Matcher.quoteReplacement(read("lua/include/" + line.group(1) + ".lua")));
         this.sha = sha1(source);
     }
 
@@ -59,5 +67,10 @@ public enum LuaScript {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A holder: an enum's constants are built before its own static fields. */
+    private static final class Include {
+        static final Pattern LINE = Pattern.compile("(?m)^-- include: ([a-z-]+)$");
     }
 }

@@ -130,26 +130,30 @@ public class QueueStore {
 
     /**
      * {@link #find} for a caller that runs under {@link RedisGuard} already (guards must not nest).
-     * Reads each queue's task hash and done marker: once the result retention has passed, the
-     * marker alone answers, with the outcome only.
+     * Reads each queue's task hash; when none has one (the result retention has passed, or the id
+     * is unknown), each queue's dedup record (recall.lua), which answers with the outcome only.
      */
     Optional<TaskView> lookup(String id) {
         List<String> queues = registry.queues();
         List<KeyedCommand> reads = new ArrayList<>();
+        List<ScriptCall> recalls = new ArrayList<>();
         for (String queue : queues) {
             Partition partition = partitions.forTask(queue, id);
             reads.add(HashFields.hmget(keys.task(partition, id), TASK_FIELDS));
-            reads.add(KeyedCommand.of(Command.GET, keys.done(partition, id)));
+            recalls.add(new RecallScript.Call(partition, id).script(keys));
         }
         List<Response> replies = redis.batch(reads);
         for (int q = 0; q < queues.size(); q++) {
-            HashFields task = new HashFields(TASK_FIELDS, replies.get(2 * q));
-            Response marker = replies.get(2 * q + 1);
+            HashFields task = new HashFields(TASK_FIELDS, replies.get(q));
             if (task.raw("status") != null) {
                 return Optional.of(view(id, queues.get(q), task));
             }
-            if (marker != null) {
-                return Optional.of(TaskView.outcome(id, queues.get(q), DoneMarker.outcome(marker.toString())));
+        }
+        List<Response> records = redis.scripts(recalls);
+        for (int q = 0; q < queues.size(); q++) {
+            Optional<String> outcome = RecallScript.read(records.get(q));
+            if (outcome.isPresent()) {
+                return Optional.of(TaskView.outcome(id, queues.get(q), outcome.get()));
             }
         }
         return Optional.empty();

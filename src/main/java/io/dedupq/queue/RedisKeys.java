@@ -7,7 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * The one place in Java that spells Redis keys. Every key of a queue partition starts with the
  * hash tag {@code {<prefix>:<partition>}} ({@link Partition#name()}) so that each script touches
  * a single cluster slot; scripts that learn task ids only as they run (claim, enqueue, requeue)
- * build lock:, done: and task: keys from {@link #base} in the same way.
+ * build lock:, task: and the dedup records' keys from {@link #base} in the same way.
  */
 @ApplicationScoped
 public class RedisKeys {
@@ -18,7 +18,7 @@ public class RedisKeys {
         this.prefix = config.keyPrefix();
     }
 
-    /** {@code {prefix:partition}:} — scripts build the per-id keys (lock:, done:, task:) from it. */
+    /** {@code {prefix:partition}:} — scripts build the per-id keys (lock:, task:, records:) from it. */
     public String base(Partition partition) {
         return "{" + prefix + ":" + partition.name() + "}:";
     }
@@ -53,8 +53,13 @@ public class RedisKeys {
         return base(partition) + "lock:" + id;
     }
 
-    public String done(Partition partition, String id) {
-        return base(partition) + "done:" + id;
+    /**
+     * The partition's dedup records layout (a hash: buckets, legacyUntil). Scripts build the record
+     * buckets {@code records:<b>} and the one-key-per-id markers of earlier versions,
+     * {@code done:<id>}, from {@link #base} (lua/include/records.lua).
+     */
+    public String records(Partition partition) {
+        return base(partition) + "records";
     }
 
     public String task(Partition partition, String id) {

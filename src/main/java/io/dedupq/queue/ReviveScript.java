@@ -26,10 +26,10 @@ public final class ReviveScript {
 
         public ScriptCall script(RedisKeys keys) {
             return new ScriptCall(LuaScript.REVIVE,
-                    List.of(keys.task(partition, id), keys.done(partition, id), keys.pending(partition, priority),
+                    List.of(keys.task(partition, id), keys.records(partition), keys.pending(partition, priority),
                             keys.dead(partition), keys.stats(partition), keys.pending(partition), keys.levels(partition)),
                     List.of(deadRecord, envelope, type, Long.toString(nowMillis),
-                            priority == Priority.DEFAULT ? "" : Integer.toString(priority)));
+                            priority == Priority.DEFAULT ? "" : Integer.toString(priority), keys.base(partition), id));
         }
     }
 

@@ -42,7 +42,7 @@ public class TaskCanceller {
         Partition partition = partitions.forTask(queue, id);
         DedupqConfig.QueueConfig settings = config.queues().get(queue);
         CancelScript.Call call = new CancelScript.Call(partition, id, settings.dedupWindow().toMillis(),
-                DedupqConfig.QueueConfig.retention(settings).toMillis());
+                DedupqConfig.QueueConfig.retention(settings).toMillis(), settings.dedupBuckets());
         StatusReply<CancelScript.Answer> reply = CancelScript.read(redis.script(call.script(keys)));
         if (reply.answer() != CancelScript.Answer.NO_TASK) {
             return Optional.of(new Cancelled(id, queue, reply.answer() == CancelScript.Answer.CANCELLED, reply.status()));

@@ -1,5 +1,6 @@
 package io.dedupq.worker;
 
+import io.dedupq.config.DedupqConfig.QueueConfig;
 import io.dedupq.config.DedupqConfig.QueueConfig.PriorityOrder;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
@@ -34,8 +35,9 @@ public final class ClaimScript {
      * @param moved        an envelope BLMOVE already put in the processing list, or null
      * @param lockTtlMillis          the lock's TTL
      * @param freshnessMillis        a heartbeat older than this (by Redis's clock) claims nothing
-     * @param dedupWindowMillis      how long the done marker stays
+     * @param dedupWindowMillis      how long a finished task's dedup record counts
      * @param resultRetentionMillis  how long a finished task's hash stays (at most the window)
+     * @param dedupBuckets the queue's dedupq.queues.&lt;q&gt;.dedup-buckets, for a partition without records yet
      * @param outcomes     finished executions to record
      * @param rate         the queue's rate limit, or null for none
      * @param groupConcurrency most running executions per group, 0 for no limit
@@ -43,21 +45,21 @@ public final class ClaimScript {
      * @param groupRate    the rate limit of each group, or null for none
      */
     public record Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
-            long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes,
-            RateLimit rate, int groupConcurrency, PriorityOrder order, RateLimit groupRate) {
+            long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, int dedupBuckets,
+            List<Outcome> outcomes, RateLimit rate, int groupConcurrency, PriorityOrder order, RateLimit groupRate) {
 
         /** A call for a queue without a rate limit or group concurrency that takes the highest priority level first. */
         public Call(Partition partition, String worker, int max, String moved, long lockTtlMillis,
                 long freshnessMillis, long dedupWindowMillis, long resultRetentionMillis, List<Outcome> outcomes) {
             this(partition, worker, max, moved, lockTtlMillis, freshnessMillis, dedupWindowMillis, resultRetentionMillis,
-                    outcomes, null, 0, PriorityOrder.STRICT, null);
+                    QueueConfig.DEFAULT_DEDUP_BUCKETS, outcomes, null, 0, PriorityOrder.STRICT, null);
         }
 
         public ScriptCall script(RedisKeys keys) {
             List<String> args = new ArrayList<>(10 + OUTCOME_FIELDS * outcomes.size());
             args.add(keys.base(partition));
             args.add(worker);
-            args.add(partition.queue());
+            args.add(Integer.toString(dedupBuckets));
             args.add(Integer.toString(max));
             args.add(Long.toString(lockTtlMillis));
             args.add(Long.toString(freshnessMillis));

@@ -270,7 +270,8 @@ public final class PartitionOwner {
         }
         ClaimScript.Call call = new ClaimScript.Call(partition, with.worker().id(), claim, moved,
                 settings.lockTtl().toMillis(), with.config().worker().heartbeatExpiry().toMillis() / 2,
-                settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(), group,
+                settings.dedupWindow().toMillis(), DedupqConfig.QueueConfig.retention(settings).toMillis(),
+                settings.dedupBuckets(), group,
                 settings.rateLimit().orElse(null), settings.groupConcurrency(), settings.priorityOrder(),
                 settings.groupRateLimit().orElse(null));
         // with dedupq.durability.replicas, WAIT follows on the call's connection, and a call fewer

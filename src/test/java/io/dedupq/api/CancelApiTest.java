@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.TaskCanceller;
 import io.dedupq.queue.TaskQueue;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.SleepyHandler;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.worker.CancelListener;
@@ -119,7 +120,7 @@ class CancelApiTest {
         assertEquals(0, handler.executions(id).size(), "a cancelled task never runs, not even a late copy");
         submit(task(id, queue, flaky(0))).then().statusCode(200).body("duplicate", equalTo(true))
                 .body("status", equalTo("cancelled"));
-        assertTrue(redis.pttl(keys.done(whole(queue), id)) > 0, "the id is remembered for the dedup window only");
+        assertTrue(redis.pttl(new DedupRecords(keys, whole(queue), redis::hget).bucket(id)) > 0, "the id is remembered for the dedup window only");
         assertTrue(redis.pttl(keys.task(whole(queue), id)) > 0);
         refused(cancel(id), 409);
         assertEquals(1, stat(queue, "cancelled") - cancelledBefore, "a refused cancel is not counted");

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.handler.ExecutionContext;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.DoomedHandler;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.RedisTestResource;
@@ -116,7 +117,7 @@ class DeadLetterApiTest {
     void deadLetterWhoseTaskHashExpiredIsFoundInTheListAndRetried() {
         String id = failedForGood();
         redis.del(keys.task(whole(QUEUE), id));
-        redis.del(keys.done(whole(QUEUE), id));
+        redis.hdel(new DedupRecords(keys, whole(QUEUE), redis::hget).bucket(id), id);
 
         given().post(DEAD + "/" + id + "/retry").then().statusCode(202);
 
@@ -149,7 +150,7 @@ class DeadLetterApiTest {
         String id = failedForGood();
         // the dedup window ended (hash and done marker expired) and the id was submitted again as a new task
         redis.del(keys.task(whole(QUEUE), id));
-        redis.del(keys.done(whole(QUEUE), id));
+        redis.hdel(new DedupRecords(keys, whole(QUEUE), redis::hget).bucket(id), id);
         submit(task(id, QUEUE, Map.of("failures", 0))).then().statusCode(202);
         awaitStatus(id, "succeeded");
         List<String> deadBefore = redis.lrange(keys.dead(whole(QUEUE)));

@@ -7,8 +7,10 @@ import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Api;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.RedisTestResource;
@@ -102,14 +104,17 @@ class KeyInjectionTest {
 
         Set<String> added = withoutCounters(stableKeys());
         added.removeAll(before);
-        assertEquals(Set.of(keys.task(whole(QUEUE), id), keys.done(whole(QUEUE), id)), added);
+        // its hash, and its dedup record's bucket when no other id had filled that bucket before
+        Set<String> own = Set.of(keys.task(whole(QUEUE), id), new DedupRecords(keys, whole(QUEUE), redis::hget).bucket(id));
+        assertTrue(own.containsAll(added) && added.contains(keys.task(whole(QUEUE), id)), "added: " + added);
+        assertEquals("succeeded", new DedupRecords(keys, whole(QUEUE), redis::hget).outcome(id));
         assertEquals("victim:1", redis.get(victim));
     }
 
-    /** The queue's counters (stats hash, fence) appear with its first enqueue or claim. */
+    /** The queue's counters (stats hash, fence) and records layout appear with its first enqueue or claim. */
     private Set<String> withoutCounters(Set<String> all) {
         Set<String> rest = new TreeSet<>(all);
-        rest.removeAll(Set.of(keys.stats(whole(QUEUE)), keys.fence(whole(QUEUE))));
+        rest.removeAll(Set.of(keys.stats(whole(QUEUE)), keys.fence(whole(QUEUE)), keys.records(whole(QUEUE))));
         return rest;
     }
 

@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.ShortRetentionHandler;
@@ -70,7 +71,7 @@ class RetentionApiTest {
 
         awaitHashGone(id);
 
-        assertTrue(redis.pttl(keys.done(whole(QUEUE), id)) > 1_000, "the done marker stays for the window");
+        assertTrue(redis.pttl(new DedupRecords(keys, whole(QUEUE), redis::hget).bucket(id)) > 1_000, "the done marker stays for the window");
         assertEquals(Map.of("id", id, "queue", QUEUE, "status", "succeeded"), read(id).getMap(""), "the outcome only");
         submit(task(id, QUEUE, flaky(0))).then().statusCode(200).body("status", equalTo("succeeded"))
                 .body("duplicate", equalTo(true));
@@ -83,7 +84,8 @@ class RetentionApiTest {
         before.awaitDropped(1, 0, 0);
         assertEquals(1, handler.executions(id).size(), "neither the resubmissions nor the copy ran");
 
-        await().atMost(Duration.ofSeconds(15)).until(() -> !redis.exists(keys.done(whole(QUEUE), id)));
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> new DedupRecords(keys, whole(QUEUE), redis::hget).expiresAt(id) <= redis.serverMillis());
 
         given().get("/api/tasks/" + id).then().statusCode(404);
         submit(task(id, QUEUE, flaky(0))).then().statusCode(202);

@@ -97,6 +97,17 @@ final class RedisProbe implements AutoCloseable {
         return pipelined(keys.stream().map(k -> Request.cmd(Command.HGET).arg(k).arg(field)).toList());
     }
 
+    /** Redis's clock (TIME), in ms. */
+    long serverMillis() {
+        Response time = send(Request.cmd(Command.TIME));
+        return Long.parseLong(time.get(0).toString()) * 1000 + Long.parseLong(time.get(1).toString()) / 1000;
+    }
+
+    /** The values of a hash (HVALS). */
+    List<String> hvals(String key) {
+        return strings(send(Request.cmd(Command.HVALS).arg(key)));
+    }
+
     /** PTTL of many keys, pipelined: ms left, -1 for a key without expiry, -2 for a missing one. */
     List<Long> pttlAll(List<String> keys) {
         return pipelined(keys.stream().map(k -> Request.cmd(Command.PTTL).arg(k)).toList()).stream()

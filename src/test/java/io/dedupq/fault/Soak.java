@@ -119,12 +119,13 @@ public final class Soak {
     }
 
     /**
-     * Keys that must expire (every task is finished now): task hashes and done markers with the
-     * dedup window, locks and job locks with their TTL. One without an expiry would stay forever.
+     * Keys that must expire (every task is finished now): task hashes with the result retention,
+     * dedup record buckets after the window, locks and job locks with their TTL. One without an
+     * expiry would stay forever.
      */
     private static List<String> keysWithoutExpiry(RedisProbe probe, Figures figures) {
         List<String> problems = new ArrayList<>();
-        for (String pattern : List.of(RedisProbe.ANY_QUEUE + "task:*", RedisProbe.ANY_QUEUE + "done:*",
+        for (String pattern : List.of(RedisProbe.ANY_QUEUE + "task:*", RedisProbe.ANY_QUEUE + "records:*",
                 RedisProbe.ANY_QUEUE + "lock:*", "dedupq:joblock:*")) {
             List<String> keys = probe.keys(pattern);
             List<Long> ttls = probe.pttlAll(keys);
@@ -145,14 +146,21 @@ public final class Soak {
         return settings;
     }
 
-    /** One window after the last task finished, no task hash or done marker may be left. */
+    /**
+     * One window after the last task finished, no task hash may be left and no dedup record may
+     * still count (a record's bucket stays until a write prunes it or, at the latest, two windows).
+     */
     private static List<String> keysOutlivingTheWindow(RedisProbe probe, Figures figures) {
         figures.set("Redis used memory one dedup window later, MiB", probe.usedMemory() >> 20);
         List<String> left = new ArrayList<>(probe.keys(RedisProbe.ANY_QUEUE + "task:*"));
-        left.addAll(probe.keys(RedisProbe.ANY_QUEUE + "done:*"));
-        figures.set("task hashes and done markers left one dedup window later", left.size());
+        long now = probe.serverMillis();
+        for (String bucket : probe.keys(RedisProbe.ANY_QUEUE + "records:*")) {
+            probe.hvals(bucket).stream().filter(value -> Long.parseLong(value) / 10 > now).findAny()
+                    .ifPresent(value -> left.add(bucket));
+        }
+        figures.set("task hashes and dedup record buckets still counting one dedup window later", left.size());
         return left.isEmpty() ? List.of()
-                : List.of(left.size() + " task hashes or done markers outlived the dedup window, e.g. "
+                : List.of(left.size() + " task hashes or dedup records outlived the dedup window, e.g. "
                         + left.subList(0, Math.min(5, left.size())));
     }
 

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.CancelScript;
-import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.StatusReply;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
 import java.util.List;
@@ -38,6 +38,7 @@ class CancelContractTest {
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
     private final Partition partition = whole(uniqueId("cancel"));
+    private final DedupRecords records = new DedupRecords(keys, partition, lab::hget);
     private final String id = uniqueId("t");
 
     private StatusReply<CancelScript.Answer> cancel() {
@@ -64,9 +65,9 @@ class CancelContractTest {
         assertTrue(finishedAt >= before && finishedAt <= lab.serverMillis(), "Redis's time: " + finishedAt);
         assertNull(lab.hget(hash, "nextAttemptAt"), "no retry is due any more");
         assertEquals(List.of(other), lab.lrange(keys.pending(partition)), "every copy of the task, and only those, left");
-        assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))));
-        long marker = lab.pttl(keys.done(partition, id));
-        assertTrue(marker > WINDOW - 10_000 && marker <= WINDOW, "the marker lasts the dedup window: " + marker);
+        assertEquals("cancelled", records.outcome(id));
+        long left = records.expiresAt(id) - lab.serverMillis();
+        assertTrue(left > WINDOW - 10_000 && left <= WINDOW, "the record counts for the dedup window: " + left);
         long kept = lab.pttl(hash);
         assertTrue(kept > RETENTION - 10_000 && kept <= RETENTION, "the hash lasts the result retention: " + kept);
         assertEquals("1", lab.hget(keys.stats(partition), "cancelled"));
@@ -100,7 +101,7 @@ class CancelContractTest {
         assertEquals("w1:7", hash.get("cancelledBy"), "the cancelled execution is named for claim.lua and the watchdog");
         assertNull(hash.get("token"), "the execution no longer owns the task");
         assertFalse(lab.exists(keys.lock(partition, id)), "the lock is freed: the id is not held any more");
-        assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))), "duplicates drop as done");
+        assertEquals("cancelled", records.outcome(id), "duplicates drop as done");
         long kept = lab.pttl(keys.task(partition, id));
         assertTrue(kept > RETENTION - 10_000 && kept <= RETENTION, "the hash lasts the result retention: " + kept);
         assertEquals(List.of(Envelopes.flaky(id, 0)), lab.lrange(keys.processing(partition, "w1")),
@@ -149,7 +150,7 @@ class CancelContractTest {
 
             assertEquals(status, lab.hget(keys.task(partition, id), "status"));
             assertEquals(1, lab.lrange(keys.pending(partition)).size(), "its copy stays");
-            assertFalse(lab.exists(keys.done(partition, id)), "no done marker");
+            assertFalse(records.exists(id), "no done marker");
             assertEquals(-1, lab.pttl(keys.task(partition, id)), "no expiry");
             assertNull(lab.hget(keys.stats(partition), "cancelled"));
             lab.call("DEL", keys.pending(partition));
@@ -160,7 +161,7 @@ class CancelContractTest {
     void withoutATaskNothingHappens() {
         assertEquals(new StatusReply<>(CancelScript.Answer.NO_TASK, ""), cancel());
 
-        assertFalse(lab.exists(keys.done(partition, id)));
+        assertFalse(records.exists(id));
         assertFalse(lab.exists(keys.task(partition, id)));
     }
 }

@@ -13,12 +13,15 @@ import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.support.Envelopes;
 import io.dedupq.worker.ClaimScript;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.ScriptLab;
 import io.restassured.path.json.JsonPath;
 import io.vertx.mutiny.redis.client.Response;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * claim.lua: a worker with a fresh heartbeat moves copies from pending to its processing list
@@ -39,6 +42,7 @@ class ClaimContractTest {
     private final Partition partition = whole(queue);
     // claim.lua reads Redis's clock itself, a few ms later than this
     private final long now = lab.serverMillis();
+    private final DedupRecords records = new DedupRecords(keys, partition, lab::hget);
 
     /** What one call answered. */
     private record Reply(boolean registered, List<String> dropped, long dead, List<Claimed> claimed) {
@@ -120,8 +124,9 @@ class ClaimContractTest {
             assertEquals("0", lab.hget(task, "attempt"));
             assertEquals("1", lab.hget(task, "attempts"));
             assertRedisTime(Long.parseLong(lab.hget(task, "startedAt")));
-            assertEquals(queue, lab.hget(task, "queue"), "the hash of a copy pushed straight onto the list starts here");
-            assertEquals("flaky", lab.hget(task, "type"));
+            assertEquals("flaky", lab.hget(task, "type"), "the hash of a copy pushed straight onto the list starts here");
+            assertNull(lab.hget(task, "id"), "as enqueue.lua writes one, without the id and queue its key names");
+            assertNull(lab.hget(task, "queue"));
             assertEquals("1", lab.hget(task, "enqueuedAt"));
         }
     }
@@ -161,7 +166,7 @@ class ClaimContractTest {
     @Test
     void aCopyOfAFinishedTaskIsDroppedAsDone() {
         String id = uniqueId("done");
-        lab.call("SET", keys.done(partition, id), "succeeded", "PX", 60_000);
+        lab.call("HSET", records.bucket(id), id, DedupRecords.value(now + 60_000, 1));
         pending(copy(id, 0));
 
         Reply reply = claim(1);
@@ -208,10 +213,35 @@ class ClaimContractTest {
         assertEquals("3", lab.hget(keys.task(partition, id), "attempts"));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"succeeded", "failed", "dead", "cancelled"})
+    void aCopyOfATaskWhoseHashSaysItFinishedIsDroppedAsDone(String status) {
+        String id = uniqueId("finished");
+        // within the result retention: the hash and the record both exist; the hash answers
+        lab.call("HSET", keys.task(partition, id), "type", "flaky", "status", status, "attempt", "0", "attempts", "1");
+        lab.call("HSET", records.bucket(id), id, DedupRecords.value(now + 60_000, 1));
+        pending(copy(id, 0));
+
+        Reply reply = claim(1);
+
+        assertEquals(List.of(), ids(reply));
+        assertEquals(List.of("flaky", "done"), reply.dropped());
+    }
+
+    @Test
+    void aCopyWhoseRecordsWindowHasPassedRunsAgain() {
+        String id = uniqueId("again");
+        // the bucket has not been pruned yet: the record's own expiry decides
+        lab.call("HSET", records.bucket(id), id, DedupRecords.value(now - 1, 1));
+        pending(copy(id, 0));
+
+        assertEquals(List.of(id), ids(claim(1)), "after the dedup window the id is free");
+    }
+
     @Test
     void droppedCopiesDoNotUseUpTheFreeSlots() {
         String done = uniqueId("done");
-        lab.call("SET", keys.done(partition, done), "succeeded", "PX", 60_000);
+        lab.call("HSET", records.bucket(done), done, DedupRecords.value(now + 60_000, 1));
         String a = uniqueId("a");
         pending(copy(done, 0), copy(a, 0));
 
@@ -298,7 +328,7 @@ class ClaimContractTest {
     void aLongRunOfDuplicatesEndsTheCallAfterFourCopiesPerSlot() {
         for (int i = 0; i < 10; i++) {
             String id = uniqueId("done");
-            lab.call("SET", keys.done(partition, id), "succeeded", "PX", 60_000);
+            lab.call("HSET", records.bucket(id), id, DedupRecords.value(now + 60_000, 1));
             pending(copy(id, 0));
         }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.config.DedupqConfig.QueueConfig;
 import io.dedupq.config.DedupqConfig.QueueConfig.PriorityOrder;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
@@ -14,6 +15,7 @@ import io.dedupq.queue.RateLimit;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
 import io.dedupq.worker.Claim;
@@ -55,8 +57,8 @@ class ClaimControlsContractTest {
     private ClaimScript.Reply claim(int max, String moved, RateLimit rate, int groupConcurrency, RateLimit groupRate,
             List<Outcome> outcomes) {
         lab.call("ZADD", keys.workers(partition), now, WORKER);
-        ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, TTL, FRESHNESS, WINDOW, WINDOW, outcomes,
-                rate, groupConcurrency, PriorityOrder.STRICT, groupRate).script(keys);
+        ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, TTL, FRESHNESS, WINDOW, WINDOW,
+                QueueConfig.DEFAULT_DEDUP_BUCKETS, outcomes, rate, groupConcurrency, PriorityOrder.STRICT, groupRate).script(keys);
         return ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
     }
 
@@ -220,7 +222,8 @@ class ClaimControlsContractTest {
     void droppedDuplicatesDoNotUseTheRateLimit() {
         String finished = uniqueId("done");
         String fresh = uniqueId("fresh");
-        lab.call("SET", keys.done(partition, finished), "1", "PX", 60_000);
+        lab.call("HSET", new DedupRecords(keys, partition, lab::hget).bucket(finished), finished,
+                DedupRecords.value(now + 60_000, 1));
         pending(Envelopes.flaky(finished, 0), Envelopes.flaky(fresh, 0));
 
         ClaimScript.Reply reply = claim(8, new RateLimit(1, Duration.ofMinutes(1)));

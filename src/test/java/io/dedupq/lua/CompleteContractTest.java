@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.CancelScript;
-import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
 import io.dedupq.support.Envelopes;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.ScriptLab;
 import io.dedupq.worker.Claim;
 import io.dedupq.worker.ClaimScript;
@@ -42,6 +42,7 @@ class CompleteContractTest {
     private final RedisKeys keys = lab.keys();
     private final String queue = uniqueId("complete");
     private final Partition partition = whole(queue);
+    private final DedupRecords records = new DedupRecords(keys, partition, lab::hget);
     // claim.lua reads Redis's clock itself, a few ms later than this
     private final long started = lab.serverMillis();
 
@@ -93,12 +94,12 @@ class CompleteContractTest {
     private void assertFinished(String id, String outcome) {
         assertFalse(lab.exists(keys.lock(partition, id)), "the lock is freed");
         assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)), "the copy left the processing list");
-        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(partition, id))),
-                "the done marker makes later duplicates drop as done");
-        assertEquals("int", lab.call("OBJECT", "ENCODING", keys.done(partition, id)).toString(),
-                "the outcome as a small integer, which Redis keeps with no allocation of its own");
-        long marker = lab.pttl(keys.done(partition, id));
-        assertTrue(marker > RETENTION && marker <= WINDOW, "the done marker expires with the dedup window: " + marker);
+        assertEquals(outcome, records.outcome(id), "the dedup record makes later duplicates drop as done");
+        long left = records.expiresAt(id) - lab.serverMillis();
+        assertTrue(left > RETENTION && left <= WINDOW, "the record counts for the dedup window: " + left);
+        assertTrue(lab.pttl(records.bucket(id)) >= left, "its bucket outlives it");
+        assertEquals("listpack", lab.call("OBJECT", "ENCODING", records.bucket(id)).toString(),
+                "a bucket of a few ids is kept compact");
         long hash = lab.pttl(keys.task(partition, id));
         assertTrue(hash > 0 && hash <= RETENTION, "the task hash expires after the result retention: " + hash);
         Map<String, String> task = lab.hgetall(keys.task(partition, id));
@@ -118,6 +119,39 @@ class CompleteContractTest {
         assertEquals("{\"runs\":1}", lab.hget(keys.task(partition, id), "result"));
         assertEquals("w1:5", lab.hget(keys.task(partition, id), "finishedBy"));
         assertEquals("1", stat("succeeded"));
+    }
+
+    @Test
+    void aWriteIntoABucketNotRenewedForAWindowPrunesItsExpiredRecords() {
+        String id = claimed("w1:5");
+        String bucket = records.bucket(id);
+        // two records that share the bucket: one whose window passed, one that still counts; the
+        // bucket was last renewed more than a window ago (its TTL is under one window)
+        long now = lab.serverMillis();
+        lab.call("HSET", bucket, "old", DedupRecords.value(now - 1, 1), "live", DedupRecords.value(now + 60_000, 2));
+        lab.call("PEXPIRE", bucket, 120_000);
+
+        complete(Outcome.succeeded(id, "w1:5", ""));
+
+        assertNull(lab.hget(bucket, "old"), "a record past its window is removed");
+        assertEquals(DedupRecords.value(now + 60_000, 2), lab.hget(bucket, "live"), "one that still counts stays");
+        assertEquals("succeeded", records.outcome(id));
+        long ttl = lab.pttl(bucket);
+        assertTrue(ttl > 2 * WINDOW - 10_000 && ttl <= 2 * WINDOW, "renewed for two windows: " + ttl);
+    }
+
+    @Test
+    void aWriteIntoABucketRenewedWithinTheWindowLeavesItAsItIs() {
+        String id = claimed("w1:5");
+        String bucket = records.bucket(id);
+        long now = lab.serverMillis();
+        lab.call("HSET", bucket, "old", DedupRecords.value(now - 1, 1));
+        lab.call("PEXPIRE", bucket, WINDOW + 60_000);
+
+        complete(Outcome.succeeded(id, "w1:5", ""));
+
+        assertEquals(DedupRecords.value(now - 1, 1), lab.hget(bucket, "old"), "pruned at most once a window");
+        assertTrue(lab.pttl(bucket) <= WINDOW + 60_000, "its TTL already covers the new record");
     }
 
     @Test
@@ -143,7 +177,7 @@ class CompleteContractTest {
                 "the next attempt waits for its backoff, from Redis's clock: " + due);
         assertFalse(lab.exists(keys.lock(partition, id)), "no lock is held while the retry waits");
         assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)));
-        assertFalse(lab.exists(keys.done(partition, id)), "a retrying task is not done");
+        assertFalse(records.exists(id), "a retrying task is not done");
         Map<String, String> task = lab.hgetall(keys.task(partition, id));
         assertEquals("retrying", task.get("status"));
         assertEquals("1", task.get("attempt"), "the hash moves to the next attempt, so older copies drop as stale");
@@ -178,7 +212,7 @@ class CompleteContractTest {
         assertEquals("w2:9", lab.get(keys.lock(partition, id)), "the newer owner keeps its lock");
         assertEquals("running", lab.hget(keys.task(partition, id), "status"), "and its status");
         assertEquals("w2:9", lab.hget(keys.task(partition, id), "token"));
-        assertFalse(lab.exists(keys.done(partition, id)), "no done marker for a task still running elsewhere");
+        assertFalse(records.exists(id), "no done marker for a task still running elsewhere");
         assertEquals(-1, lab.pttl(keys.task(partition, id)));
         assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)), "the stale copy leaves this worker's list");
         assertEquals("1", stat("lost_locks"));
@@ -224,7 +258,7 @@ class CompleteContractTest {
             assertEquals("cancelled", task.get("status"), "the task stays cancelled");
             assertNull(task.get("result"));
             assertNull(task.get("finishedBy"), "nothing was recorded");
-            assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))));
+            assertEquals("cancelled", records.outcome(id));
             assertEquals(List.of(), lab.zrange(keys.delayed(partition)), "no retry scheduled");
             assertEquals(List.of(), lab.lrange(keys.dead(partition)), "nothing dead-lettered");
             long writes = writes();
@@ -282,7 +316,7 @@ class CompleteContractTest {
         assertEquals(List.of(0L), complete(Outcome.succeeded(id, "w1:5", "{}")));
 
         assertFalse(lab.exists(keys.lock(partition, id)), "our own lock is freed, so the id is not blocked");
-        assertFalse(lab.exists(keys.done(partition, id)), "nothing is marked done: the id may be submitted again");
+        assertFalse(records.exists(id), "nothing is marked done: the id may be submitted again");
         assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)));
         assertFalse(lab.exists(keys.task(partition, id)), "no hash is made again, one that would never expire");
     }
@@ -302,7 +336,7 @@ class CompleteContractTest {
         assertEquals("1", stat("succeeded"), "counted once");
         assertNull(stat("lost_locks"));
         assertEquals("w2:9", lab.get(keys.lock(partition, id)), "a foreign lock is never deleted");
-        assertEquals("succeeded", DoneMarker.outcome(lab.get(keys.done(partition, id))));
+        assertEquals("succeeded", records.outcome(id));
     }
 
     @Test
@@ -313,8 +347,8 @@ class CompleteContractTest {
 
         assertEquals(List.of(1L, 0L), complete(Outcome.succeeded(mine, "w1:5", ""), Outcome.succeeded(lost, "w1:6", "")));
 
-        assertEquals("succeeded", DoneMarker.outcome(lab.get(keys.done(partition, mine))));
-        assertFalse(lab.exists(keys.done(partition, lost)));
+        assertEquals("succeeded", records.outcome(mine));
+        assertFalse(records.exists(lost));
         assertEquals("1", stat("succeeded"));
         assertEquals("1", stat("lost_locks"));
     }

@@ -13,6 +13,7 @@ import io.dedupq.queue.Priority;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ReviveScript;
 import io.dedupq.queue.StatusReply;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
 import java.util.List;
@@ -32,6 +33,7 @@ class DeadLetterContractTest {
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
     private final Partition partition = whole(uniqueId("dead"));
+    private final DedupRecords records = new DedupRecords(keys, partition, lab::hget);
     private final String id = uniqueId("t");
     private final String record = "{\"id\":\"" + id + "\",\"status\":\"dead\"}";
     private final String fresh = Envelopes.flaky(id, 0);
@@ -50,7 +52,9 @@ class DeadLetterContractTest {
                 "attempt", "4", "attempts", "5", "enqueuedAt", "7", "startedAt", "8", "finishedAt", "9",
                 "lastError", "boom", "result", "{}", "deadRecord", record, "finishedBy", "w:3", "token", "w:3");
         lab.call("PEXPIRE", keys.task(partition, id), 60_000);
-        lab.call("SET", keys.done(partition, id), "3", "PX", 60_000);
+        // its dedup record, in the layout the claim that recorded it made
+        lab.call("HSET", keys.records(partition), "buckets", Integer.toString(records.buckets()), "legacyUntil", "0");
+        lab.call("HSET", records.bucket(id), id, DedupRecords.value(lab.serverMillis() + 60_000, 3));
         lab.call("LPUSH", keys.dead(partition), record, "{\"id\":\"another\"}");
     }
 
@@ -65,13 +69,25 @@ class DeadLetterContractTest {
                 "a queued first attempt as enqueue.lua writes one: the last run's fields and the id and queue of an "
                         + "older hash are gone, the first enqueue time kept");
         assertEquals(-1, lab.pttl(keys.task(partition, id)), "kept until it finishes again");
-        assertFalse(lab.exists(keys.done(partition, id)), "no done marker turns the revived copy away");
+        assertFalse(records.exists(id), "no dedup record turns the revived copy away");
         assertEquals(List.of(fresh), lab.lrange(keys.pending(partition)));
         assertEquals(List.of("{\"id\":\"another\"}"), lab.lrange(keys.dead(partition)), "its record, and only it, left");
         assertEquals("1", lab.hget(keys.stats(partition), "revived"));
 
         assertEquals(new StatusReply<>(ReviveScript.Answer.NOT_DEAD, "queued"), revive(), "a second revive does nothing");
         assertEquals(1, lab.lrange(keys.pending(partition)).size());
+    }
+
+    @Test
+    void aMarkerOfAnEarlierVersionIsClearedToo() {
+        deadLettered("dead");
+        String marker = keys.base(partition) + "done:" + id;
+        lab.call("SET", marker, "3", "PX", 60_000);
+
+        assertEquals(ReviveScript.Answer.REVIVED, revive().answer());
+
+        assertFalse(lab.exists(marker), "nothing of the earlier run turns the revived copy away");
+        assertFalse(records.exists(id));
     }
 
     @Test
@@ -93,7 +109,7 @@ class DeadLetterContractTest {
         assertEquals(new StatusReply<>(ReviveScript.Answer.RECORD_GONE, ""), revive());
 
         assertEquals("failed", lab.hget(keys.task(partition, id), "status"));
-        assertTrue(lab.exists(keys.done(partition, id)));
+        assertTrue(records.exists(id));
         assertEquals(List.of(), lab.lrange(keys.pending(partition)));
     }
 
@@ -117,7 +133,7 @@ class DeadLetterContractTest {
         assertEquals(List.of("{\"id\":\"another\"}"), lab.lrange(keys.dead(partition)));
         assertNull(lab.hget(keys.task(partition, id), "deadRecord"), "the hash no longer points to it");
         assertEquals("dead", lab.hget(keys.task(partition, id), "status"));
-        assertTrue(lab.exists(keys.done(partition, id)), "duplicates are still turned away");
+        assertTrue(records.exists(id), "duplicates are still turned away");
         assertEquals("1", lab.hget(keys.stats(partition), "discarded"));
 
         assertFalse(discard(), "gone already");

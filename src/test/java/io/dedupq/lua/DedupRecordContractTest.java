@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.config.DedupqConfig.QueueConfig;
 import io.dedupq.queue.CancelScript;
-import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.EnqueueScript;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
@@ -16,6 +16,7 @@ import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.StatusReply;
 import io.dedupq.queue.TaskStatus;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
 import io.dedupq.worker.Claim;
@@ -23,7 +24,10 @@ import io.dedupq.worker.ClaimScript;
 import io.dedupq.worker.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,7 +59,8 @@ class DedupRecordContractTest {
             for (String id : ids) {
                 tasks.add(new EnqueueScript.Task(id, "flaky", digest, Envelopes.flaky(id, 0)));
             }
-            ScriptCall call = new EnqueueScript.Call(partition, 1_700_000_000_000L, tasks).script(keys());
+            ScriptCall call = new EnqueueScript.Call(partition, 1_700_000_000_000L, QueueConfig.DEFAULT_DEDUP_BUCKETS, WINDOW,
+                    tasks).script(keys());
             return EnqueueScript.Reply.read(lab.eval(call), ids.size()).answers();
         }
 
@@ -93,6 +98,7 @@ class DedupRecordContractTest {
 
     private final Pipeline pipeline = new Pipeline(lab, whole(uniqueId("record")));
     private final RedisKeys keys = lab.keys();
+    private final DedupRecords records = new DedupRecords(keys, pipeline.partition(), lab::hget);
 
     private static EnqueueScript.Answer duplicate(String outcome) {
         return new EnqueueScript.Answer(EnqueueScript.Verdict.DUPLICATE, outcome);
@@ -111,8 +117,8 @@ class DedupRecordContractTest {
         awaitHashGone(id);
 
         Partition partition = pipeline.partition();
-        assertEquals(outcome, DoneMarker.outcome(lab.get(keys.done(partition, id))), "the done marker keeps the outcome");
-        long left = lab.pttl(keys.done(partition, id));
+        assertEquals(outcome, records.outcome(id), "the dedup record keeps the outcome");
+        long left = records.expiresAt(id) - lab.serverMillis();
         assertTrue(left > WINDOW - 10_000 && left <= WINDOW, "for the rest of the dedup window: " + left);
         assertEquals(List.of(duplicate(outcome)), pipeline.enqueue(List.of(id), "d1"), "a resubmission is a duplicate");
         assertEquals(List.of(), lab.lrange(keys.pending(partition)), "and is not enqueued");
@@ -134,19 +140,18 @@ class DedupRecordContractTest {
         assertEquals(new StatusReply<>(CancelScript.Answer.CANCELLED, "cancelled"), reply);
         awaitHashGone(id);
 
-        assertEquals("cancelled", DoneMarker.outcome(lab.get(keys.done(partition, id))));
-        assertTrue(lab.pttl(keys.done(partition, id)) > WINDOW - 10_000);
+        assertEquals("cancelled", records.outcome(id));
+        assertTrue(records.expiresAt(id) - lab.serverMillis() > WINDOW - 10_000);
         assertEquals(List.of(duplicate("cancelled")), pipeline.enqueue(List.of(id), "d1"));
     }
 
     /**
-     * The retention frees what the window does not need: a task's memory once only its done record
-     * is left is a small part of what it held with its hash. The bytes themselves (the issue's
-     * 150) are the benchmark's to report (bench/run.sh, section memory): they move with the size
-     * of Redis's key tables, which a test of 20,000 tasks can put either side of that line.
+     * The retention frees what the window does not need: a task's memory once only its dedup record
+     * is left is a small part of what it held with its hash. The bytes themselves are the
+     * benchmark's to report (bench/run.sh, section memory).
      */
     @Test
-    void aFinishedTaskKeepsOnlyItsSmallDoneRecordOnceItsResultRetentionHasPassed() {
+    void aFinishedTaskKeepsOnlyItsSmallDedupRecordOnceItsResultRetentionHasPassed() {
         ScriptLab quiet = ScriptLab.own();
         Pipeline own = new Pipeline(quiet, whole("payment"));
         // the scripts cached and the queue's own keys made before the first reading
@@ -159,15 +164,21 @@ class DedupRecordContractTest {
 
         long middle = usedMemory(quiet);
         own.finish(ids("gone", n), "succeeded", 1);
-        // besides the markers and the kept hashes, the queue's stats, fence and workers keys stay
-        // each hash expired 1 ms after its task finished; SCAN deletes the expired keys it passes
-        long keys = 1 + 2L * n + n + 3;
+        // besides the record buckets and the kept hashes, the queue's records layout, stats, fence and
+        // workers keys stay; each hash expired 1 ms after its task finished, and SCAN deletes the
+        // expired keys it passes
+        DedupRecords records = new DedupRecords(quiet.keys(), own.partition(), quiet::hget);
+        Set<String> buckets = new HashSet<>();
+        Stream.of(List.of("warm-up-1"), ids("kept", n), ids("gone", n)).flatMap(List::stream)
+                .forEach(id -> buckets.add(records.bucket(id)));
+        long keys = n + buckets.size() + 4;
         await().atMost(Duration.ofSeconds(10)).until(() -> sweep(quiet) == keys);
-        long markerOnly = (usedMemory(quiet) - middle) / n;
+        long recordOnly = (usedMemory(quiet) - middle) / n;
 
-        // under 40 %: about 165 bytes against 480, since the hash no longer holds its id, queue and attempt 0
-        assertTrue(markerOnly * 5 < withHash * 2, "bytes per finished task: " + withHash + " with its hash, "
-                + markerOnly + " with its done record only");
+        // about 480 bytes with the hash; the record shares its key with other ids
+        assertTrue(recordOnly * 5 < withHash, "bytes per finished task: " + withHash + " with its hash, "
+                + recordOnly + " with its dedup record only");
+        assertTrue(records.exists("gone-00000") && records.exists("kept-00000"), "both kinds remembered");
     }
 
     /** n ids of 10 to 20 characters. */

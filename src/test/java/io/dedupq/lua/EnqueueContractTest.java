@@ -4,13 +4,16 @@ import static io.dedupq.support.Api.uniqueId;
 import static io.dedupq.support.Partitions.whole;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.config.DedupqConfig.QueueConfig;
 import io.dedupq.queue.EnqueueScript;
 import io.dedupq.queue.EnqueueScript.Answer;
 import io.dedupq.queue.EnqueueScript.Verdict;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.ScriptLab;
 import java.util.ArrayList;
@@ -29,12 +32,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 class EnqueueContractTest {
 
     private static final long NOW = 1_700_000_000_000L;
+    private static final long WINDOW = 86_400_000;
     private static final Answer QUEUED = new Answer(Verdict.QUEUED, "queued");
 
     private final ScriptLab lab = ScriptLab.shared();
     private final RedisKeys keys = lab.keys();
     private final String queue = uniqueId("enq");
     private final Partition partition = whole(queue);
+    private final DedupRecords records = new DedupRecords(keys, partition, lab::hget);
 
     /** One task to enqueue: id, type, payload digest. */
     private record Task(String id, String type, String digest) {
@@ -53,7 +58,8 @@ class EnqueueContractTest {
         for (Task task : tasks) {
             members.add(task.call());
         }
-        ScriptCall call = new EnqueueScript.Call(partition, NOW, members).script(keys);
+        ScriptCall call = new EnqueueScript.Call(partition, NOW, QueueConfig.DEFAULT_DEDUP_BUCKETS, WINDOW, members)
+                .script(keys);
         return EnqueueScript.Reply.read(lab.eval(call), tasks.length).answers();
     }
 
@@ -169,18 +175,53 @@ class EnqueueContractTest {
         assertEquals(List.of(), lab.lrange(keys.pending(partition)));
     }
 
-    @ParameterizedTest(name = "marker {0} answers {1}")
-    @CsvSource({"1, succeeded", "2, failed", "3, dead", "4, cancelled", "succeeded, succeeded"})
-    void aDoneMarkerWithoutItsHashIsADuplicateAnsweredWithItsOutcome(String mark, String outcome) {
+    @ParameterizedTest(name = "mark {0} answers {1}")
+    @CsvSource({"1, succeeded", "2, failed", "3, dead", "4, cancelled"})
+    void aDedupRecordWithoutItsHashIsADuplicateAnsweredWithItsOutcome(int mark, String outcome) {
         Task task = task("d1");
-        // the result retention passed: the hash is gone, the marker ("succeeded": written before the codes) stays
-        lab.call("SET", keys.done(partition, task.id()), mark, "PX", 60_000);
+        // the result retention passed: the hash is gone, the record stays for the rest of the window
+        String value = DedupRecords.value(lab.serverMillis() + 60_000, mark);
+        lab.call("HSET", records.bucket(task.id()), task.id(), value);
 
         assertEquals(List.of(duplicate(outcome)), enqueue(new Task(task.id(), "flaky", "another digest")));
 
         assertEquals(List.of(), lab.lrange(keys.pending(partition)), "nothing is enqueued");
         assertFalse(lab.exists(keys.task(partition, task.id())), "and no hash is made");
-        assertEquals(mark, lab.get(keys.done(partition, task.id())), "the marker is left as it was");
+        assertEquals(value, records.value(task.id()), "the record is left as it was");
         assertEquals("1", stat("rejected_duplicates"));
+    }
+
+    @Test
+    void aDedupRecordPastItsWindowNoLongerCounts() {
+        Task task = task("d1");
+        lab.call("HSET", records.bucket(task.id()), task.id(), DedupRecords.value(lab.serverMillis() - 1, 1));
+
+        assertEquals(List.of(QUEUED), enqueue(task), "the window is exact, whenever the bucket is pruned");
+    }
+
+    @ParameterizedTest(name = "marker {0} answers {1}")
+    @CsvSource({"1, succeeded", "4, cancelled", "succeeded, succeeded"})
+    void aMarkerOfAnEarlierVersionCountsForOneWindowOnAQueueItUsed(String mark, String outcome) {
+        Task task = task("d1");
+        // the queue had a stats hash before its records layout was made: one key per id may remain
+        lab.call("HSET", keys.stats(partition), "enqueued", "1");
+        lab.call("SET", keys.base(partition) + "done:" + task.id(), mark, "PX", 60_000);
+
+        assertEquals(List.of(duplicate(outcome)), enqueue(new Task(task.id(), "flaky", "another digest")));
+
+        assertEquals(List.of(), lab.lrange(keys.pending(partition)), "nothing is enqueued");
+        long legacyUntil = Long.parseLong(lab.hget(keys.records(partition), "legacyUntil"));
+        assertTrue(Math.abs(legacyUntil - (lab.serverMillis() + WINDOW)) < 10_000, "looked at for one window: " + legacyUntil);
+    }
+
+    @Test
+    void aQueueFirstUsedByThisVersionLooksForNoMarkerOfAnEarlierOne() {
+        Task task = task("d1");
+        lab.call("SET", keys.base(partition) + "done:" + task.id(), "1", "PX", 60_000);
+
+        assertEquals(List.of(QUEUED), enqueue(task));
+        assertEquals("0", lab.hget(keys.records(partition), "legacyUntil"));
+        assertEquals(String.valueOf(QueueConfig.DEFAULT_DEDUP_BUCKETS), lab.hget(keys.records(partition), "buckets"),
+                "the layout is the queue's setting, stored by the first call");
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.dedupq.config.DedupqConfig.QueueConfig;
 import io.dedupq.config.DedupqConfig.QueueConfig.PriorityOrder;
 import io.dedupq.queue.CancelScript;
 import io.dedupq.queue.EnqueueScript;
@@ -52,15 +53,16 @@ class PriorityContractTest {
             ids.add(id);
             tasks.add(new EnqueueScript.Task(id, "flaky", "d", envelope(id, level), level));
         }
-        lab.eval(new EnqueueScript.Call(partition, 1_700_000_000_000L, tasks).script(keys));
+        lab.eval(new EnqueueScript.Call(partition, 1_700_000_000_000L, QueueConfig.DEFAULT_DEDUP_BUCKETS, WINDOW, tasks)
+                .script(keys));
         return ids;
     }
 
     /** claim.lua for up to {@code max} tasks (and {@code moved}, a copy BLMOVE took, or null): the ids claimed. */
     private List<String> claim(int max, String moved, PriorityOrder order) {
         lab.call("ZADD", keys.workers(partition), lab.serverMillis(), WORKER);
-        ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, 60_000, 10_000, WINDOW, WINDOW, List.of(),
-                null, 0, order, null).script(keys);
+        ScriptCall call = new ClaimScript.Call(partition, WORKER, max, moved, 60_000, 10_000, WINDOW, WINDOW,
+                QueueConfig.DEFAULT_DEDUP_BUCKETS, List.of(), null, 0, order, null).script(keys);
         return ClaimScript.Reply.read(lab.eval(call)).claims().stream().map(Claim::id).toList();
     }
 

@@ -27,7 +27,7 @@ class RedisKeysTest {
         assertEquals("{dedupq:payment}:delayed", keys.delayed(payment));
         assertEquals("{dedupq:payment}:dead", keys.dead(payment));
         assertEquals("{dedupq:payment}:lock:t-1", keys.lock(payment, "t-1"));
-        assertEquals("{dedupq:payment}:done:t-1", keys.done(payment, "t-1"));
+        assertEquals("{dedupq:payment}:records", keys.records(payment));
         assertEquals("{dedupq:payment}:task:t-1", keys.task(payment, "t-1"));
         assertEquals("{dedupq:payment}:fence", keys.fence(payment));
         assertEquals("{dedupq:payment}:stats", keys.stats(payment));

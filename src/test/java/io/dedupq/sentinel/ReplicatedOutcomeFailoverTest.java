@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.dedupq.config.RedisProcess;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.BlockingHandler;
 import io.dedupq.support.RedisCli;
 import io.dedupq.support.RedisSentinelGroup;
@@ -84,7 +85,8 @@ class ReplicatedOutcomeFailoverTest {
         awaitSucceededOnce(id);
         int newMaster = group.currentMasterPort();
         assertEquals("0", RedisCli.run(newMaster, "exists", keys.lock(QUEUE, id)).trim(), "no lock is left");
-        assertEquals("1", RedisCli.run(newMaster, "exists", keys.done(QUEUE, id)).trim(), "the done marker is there");
+        String bucket = new DedupRecords(keys, QUEUE, (key, field) -> RedisCli.run(newMaster, "hget", key, field).trim()).bucket(id);
+        assertEquals("1", RedisCli.run(newMaster, "hexists", bucket, id).trim(), "the dedup record is there");
 
         // the queue's one slot frees once a call carrying the outcome was acknowledged: then the next task starts
         String next = uniqueId("next");

@@ -38,8 +38,17 @@ public class TestRedis {
         redis.send(Request.cmd(Command.DEL).arg(key));
     }
 
+    public void hdel(String key, String field) {
+        redis.send(Request.cmd(Command.HDEL).arg(key).arg(field));
+    }
+
     public boolean exists(String key) {
         return redis.send(Request.cmd(Command.EXISTS).arg(key)).toLong() == 1;
+    }
+
+    /** Redis's clock (TIME), in ms. */
+    public long serverMillis() {
+        return redis.serverMillis();
     }
 
     public long pttl(String key) {

@@ -7,11 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.RedisTestResource;
 import io.dedupq.support.TestRedis;
@@ -106,7 +106,7 @@ class CompleteOwnershipTest {
         assertEquals("0", redis.hget(taskKey, "attempt"));
         assertNull(redis.hget(taskKey, "lastError"));
         assertEquals(OWNER_TOKEN, redis.get(keys.lock(task.partition(), task.id())), "the owner's lock stands");
-        assertFalse(redis.exists(keys.done(task.partition(), task.id())), "no done marker");
+        assertFalse(new DedupRecords(keys, task.partition(), redis::hget).exists(task.id()), "no done marker");
         assertFalse(redis.exists(keys.delayed(task.partition())), "no retry scheduled");
         assertFalse(redis.exists(keys.dead(task.partition())), "nothing dead-lettered");
         assertEquals(0, redis.llen(keys.processing(task.partition(), LOSER)), "the stale copy left its processing list");
@@ -124,8 +124,8 @@ class CompleteOwnershipTest {
         assertEquals("succeeded", redis.hget(taskKey, "status"));
         assertEquals("{\"ok\":true}", redis.hget(taskKey, "result"));
         assertNull(redis.hget(taskKey, "token"));
-        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(task.partition(), task.id()))));
-        assertTrue(redis.pttl(keys.done(task.partition(), task.id())) > 0, "the done marker lasts the dedup window only");
+        assertEquals("succeeded", new DedupRecords(keys, task.partition(), redis::hget).outcome(task.id()));
+        assertTrue(redis.pttl(new DedupRecords(keys, task.partition(), redis::hget).bucket(task.id())) > 0, "the done marker lasts the dedup window only");
         assertFalse(redis.exists(keys.lock(task.partition(), task.id())), "the lock is released");
         assertEquals(0, redis.llen(keys.processing(task.partition(), OWNER)));
         assertEquals("1", redis.hget(keys.stats(task.partition()), "succeeded"));
@@ -145,7 +145,7 @@ class CompleteOwnershipTest {
         assertEquals((long) redis.zscore(keys.delayed(task.partition()), next),
                 Long.parseLong(redis.hget(taskKey, "nextAttemptAt")), "the hash tells when the retry is due");
         assertFalse(redis.exists(keys.lock(task.partition(), task.id())), "the lock is released for the retry");
-        assertFalse(redis.exists(keys.done(task.partition(), task.id())), "a retrying task is not done");
+        assertFalse(new DedupRecords(keys, task.partition(), redis::hget).exists(task.id()), "a retrying task is not done");
         assertEquals(0, redis.llen(keys.processing(task.partition(), OWNER)));
         assertEquals(1, redis.script(new PromoteScript.Call(task.partition(), 10).script(keys)).toLong(),
                 "the next attempt waits in delayed until it is due");
@@ -162,7 +162,7 @@ class CompleteOwnershipTest {
         String taskKey = keys.task(task.partition(), task.id());
         assertEquals("failed", redis.hget(taskKey, "status"));
         assertEquals("refused", redis.hget(taskKey, "lastError"));
-        assertEquals("failed", DoneMarker.outcome(redis.get(keys.done(task.partition(), task.id()))));
+        assertEquals("failed", new DedupRecords(keys, task.partition(), redis::hget).outcome(task.id()));
         assertEquals(List.of(record), redis.lrange(keys.dead(task.partition())));
         assertFalse(redis.exists(keys.lock(task.partition(), task.id())));
     }
@@ -217,9 +217,9 @@ class CompleteOwnershipTest {
         assertEquals(List.of(1L, 1L, 0L, 1L), replies, "recorded, recorded, lost, recorded");
         assertEquals("succeeded", redis.hget(keys.task(partition, ok.id()), "status"));
         assertEquals("{\"n\":1}", redis.hget(keys.task(partition, ok.id()), "result"));
-        assertEquals("succeeded", DoneMarker.outcome(redis.get(keys.done(partition, ok.id()))));
+        assertEquals("succeeded", new DedupRecords(keys, partition, redis::hget).outcome(ok.id()));
         assertEquals("retrying", redis.hget(keys.task(partition, retry.id()), "status"));
-        assertFalse(redis.exists(keys.done(partition, retry.id())), "a retrying task is not done");
+        assertFalse(new DedupRecords(keys, partition, redis::hget).exists(retry.id()), "a retrying task is not done");
         assertEquals("dead", redis.hget(keys.task(partition, dead.id()), "status"));
         assertEquals(List.of(record), redis.lrange(keys.dead(partition)));
         assertEquals("running", redis.hget(keys.task(partition, lost.id()), "status"), "the newer owner's status stands");

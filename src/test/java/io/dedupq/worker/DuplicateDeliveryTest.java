@@ -8,9 +8,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.dedupq.queue.DoneMarker;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.RedisTestResource;
@@ -66,8 +66,9 @@ class DuplicateDeliveryTest {
         String id = uniqueId("after");
         redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(whole(QUEUE))).arg(Envelopes.flaky(id, 0)));
         awaitStatus(id, "succeeded");
-        assertEquals("succeeded", DoneMarker.outcome(text(Request.cmd(Command.GET).arg(keys.done(whole(QUEUE), id)))),
-                "a task that succeeded leaves its done marker, which makes every later copy drop as done");
+        DedupRecords records = new DedupRecords(keys, whole(QUEUE), (key, field) -> text(Request.cmd(Command.HGET).arg(key).arg(field)));
+        assertEquals("succeeded", records.outcome(id),
+                "a task that succeeded leaves its dedup record, which makes every later copy drop as done");
         Skips before = Skips.of(QUEUE);
 
         redis.send(Request.cmd(Command.LPUSH).arg(keys.pending(whole(QUEUE))).arg(Envelopes.flaky(id, 0)));

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.handler.ExecutionContext;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.LockLossProbe;
@@ -125,7 +126,7 @@ class LockWatchdogTest {
         assertEquals("running", redis.hget(taskKey, "status"), "the newer owner's status stands");
         assertEquals(newerToken, redis.hget(taskKey, "token"));
         assertEquals(null, redis.hget(taskKey, "lastError"));
-        assertFalse(redis.exists(keys.done(whole(queue), id)), "no done marker");
+        assertFalse(new DedupRecords(keys, whole(queue), redis::hget).exists(id), "no done marker");
         assertEquals(newerToken, redis.get(keys.lock(whole(queue), id)), "the newer owner's lock stands");
         assertEquals(0, redis.llen(keys.processing(whole(queue), worker.id())), "the old copy left the processing list");
         JsonPath account = account(accountId);

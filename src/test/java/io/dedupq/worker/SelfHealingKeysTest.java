@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.support.DedupRecords;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.LongRunningHandler;
@@ -129,14 +130,14 @@ class SelfHealingKeysTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(1, stat(queue, "lostLocks") - lostBefore,
                 "an execution whose task hash vanished owns nothing: its outcome must be refused, counted in lostLocks"));
         assertFalse(redis.exists(keys.lock(whole(queue), id)));
-        assertFalse(redis.exists(keys.done(whole(queue), id)));
+        assertFalse(new DedupRecords(keys, whole(queue), redis::hget).exists(id));
         submit(task(id, queue, Map.of("failures", 0))).then().statusCode(202);
         awaitStatus(id, "succeeded");
         assertEquals(2, handler.executions(id).size());
     }
 
     private void assertExpiresWithTheWindow(String queue, String id) {
-        assertTrue(redis.pttl(keys.done(whole(queue), id)) > 0, "the done marker expires");
+        assertTrue(redis.pttl(new DedupRecords(keys, whole(queue), redis::hget).bucket(id)) > 0, "the done marker expires");
         assertTrue(redis.pttl(keys.task(whole(queue), id)) > 0, "the task hash expires");
     }
 
