@@ -31,8 +31,11 @@ public final class DedupqCell {
     private static final String BASE = "{dedupq:" + QUEUE + "}:";
     /** Where the workload waits during the warm-up: the pending list of queue noop-staging. */
     static final String STAGING_PENDING = "{dedupq:noop-staging}:pending";
-    /** Commands claim.lua runs only to deduplicate: lock, done marker, stale check. */
-    private static final List<String> DEDUP_COMMANDS = List.of("set", "exists", "get", "del", "hget");
+    /**
+     * Commands claim.lua runs only to deduplicate: lock, dedup record (its HSET, counted with the
+     * task hash's, is left out), stale check.
+     */
+    private static final List<String> DEDUP_COMMANDS = List.of("set", "exists", "get", "del", "hget", "pttl");
     /**
      * Commands dedupq's scripts run. Redis counts a command a script runs in INFO commandstats
      * under its own name and again in the script's EVALSHA time, so Redis's time is the sum over

@@ -59,7 +59,7 @@ public final class ReportPage {
         }
         if (sections.contains("dedupoff")) {
             lpushPair(r, "Deduplication on and off", "both ways, so both run every task once. Off, claim.lua "
-                    + "neither checks the done marker nor takes the lock (a mode for this measurement only; duplicates "
+                    + "neither checks the dedup record nor takes the lock (a mode for this measurement only; duplicates "
                     + "would run).", Report::dedupOff);
         }
         if (sections.contains("controls")) {
@@ -124,8 +124,8 @@ public final class ReportPage {
             r.line("|---|---|---:|---:|");
             for (DedupqCell.Memory m : memory) {
                 r.line("| dedupq, result retention " + m.retention().toString().substring(2).toLowerCase(Locale.ROOT) + " | "
-                        + (m.afterRetention() ? "after the retention: done marker only, for the rest of the dedup window"
-                                : "every task finished: task hash and done marker")
+                        + (m.afterRetention() ? "after the retention: dedup record only, for the rest of the dedup window"
+                                : "every task finished: task hash and dedup record")
                         + " | " + Report.fmt(m.bytesPerTask()) + " | " + m.keysAdded() + " |");
             }
             if (peerMemory != null) {
