@@ -324,14 +324,14 @@ public interface DedupqConfig {
         Duration dedupWindow();
 
         /** The default of {@link #dedupBuckets()}. */
-        int DEFAULT_DEDUP_BUCKETS = 4096;
+        int DEFAULT_DEDUP_BUCKETS = 16384;
 
         /**
          * Keys per partition that share the dedup records of finished task ids (records.lua): an id's
-         * record is a field of one of them, which Redis keeps compact while it holds at most 128 ids.
-         * Size it to about a hundredth of the ids a partition finishes in one dedup window. Fixed for
-         * a partition by the first pod that writes its records: a later change has no effect there
-         * (docs/redis-keys.md, "Dedup records").
+         * record is a field of one of them, which Redis keeps compact while it holds at most 128 ids;
+         * fewer ids a key cost Redis less time to look one up. Size it to about a sixteenth of the ids
+         * a partition finishes in one dedup window. Fixed for a partition by the first pod that writes
+         * its records: a later change has no effect there (docs/redis-keys.md, "Dedup records").
          */
         @WithDefault("" + DEFAULT_DEDUP_BUCKETS)
         int dedupBuckets();

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dedupq.config.DedupqConfig.QueueConfig;
+import io.dedupq.config.DedupqConfig.QueueConfig.PriorityOrder;
 import io.dedupq.queue.CancelScript;
 import io.dedupq.queue.EnqueueScript;
 import io.dedupq.queue.LuaScript;
@@ -48,7 +49,11 @@ class DedupRecordContractTest {
     private final ScriptLab lab = ScriptLab.shared();
 
     /** The scripts' way from submission to outcome, for one queue of one lab. */
-    private record Pipeline(ScriptLab lab, Partition partition) {
+    private record Pipeline(ScriptLab lab, Partition partition, int buckets) {
+
+        Pipeline(ScriptLab lab, Partition partition) {
+            this(lab, partition, QueueConfig.DEFAULT_DEDUP_BUCKETS);
+        }
 
         RedisKeys keys() {
             return lab.keys();
@@ -59,8 +64,7 @@ class DedupRecordContractTest {
             for (String id : ids) {
                 tasks.add(new EnqueueScript.Task(id, "flaky", digest, Envelopes.flaky(id, 0)));
             }
-            ScriptCall call = new EnqueueScript.Call(partition, 1_700_000_000_000L, QueueConfig.DEFAULT_DEDUP_BUCKETS, WINDOW,
-                    tasks).script(keys());
+            ScriptCall call = new EnqueueScript.Call(partition, 1_700_000_000_000L, buckets, WINDOW, tasks).script(keys());
             return EnqueueScript.Reply.read(lab.eval(call), ids.size()).answers();
         }
 
@@ -82,7 +86,7 @@ class DedupRecordContractTest {
 
         private ClaimScript.Reply call(int max, List<Outcome> outcomes, long retention) {
             ScriptCall call = new ClaimScript.Call(partition, WORKER, max, null, 30_000, 10_000, WINDOW, retention,
-                    outcomes).script(keys());
+                    buckets, outcomes, null, 0, PriorityOrder.STRICT, null).script(keys());
             return ClaimScript.Reply.read(lab.eval(LuaScript.CLAIM, call.keys(), call.args()));
         }
 
@@ -153,7 +157,8 @@ class DedupRecordContractTest {
     @Test
     void aFinishedTaskKeepsOnlyItsSmallDedupRecordOnceItsResultRetentionHasPassed() {
         ScriptLab quiet = ScriptLab.own();
-        Pipeline own = new Pipeline(quiet, whole("payment"));
+        // as docs/redis-keys.md sizes them: about a sixteenth of the ids of a window (40,001 here)
+        Pipeline own = new Pipeline(quiet, whole("payment"), 2048);
         // the scripts cached and the queue's own keys made before the first reading
         own.finish(List.of("warm-up-1"), "succeeded", 1);
         int n = 20_000;
@@ -167,7 +172,7 @@ class DedupRecordContractTest {
         // besides the record buckets and the kept hashes, the queue's records layout, stats, fence and
         // workers keys stay; each hash expired 1 ms after its task finished, and SCAN deletes the
         // expired keys it passes
-        DedupRecords records = new DedupRecords(quiet.keys(), own.partition(), quiet::hget);
+        DedupRecords records = new DedupRecords(quiet.keys(), own.partition(), own.buckets(), quiet::hget);
         Set<String> buckets = new HashSet<>();
         Stream.of(List.of("warm-up-1"), ids("kept", n), ids("gone", n)).flatMap(List::stream)
                 .forEach(id -> buckets.add(records.bucket(id)));
