@@ -38,16 +38,16 @@ public class EnqueueCoalescer {
     private final RedisKeys keys;
     private final Clock clock;
     private final DedupqConfig.Durability durability;
-    private final Map<String, DedupqConfig.QueueConfig> queues;
+    private final QueuePartitions partitions;
     /** The turn being gathered on this event loop thread; only that thread reads or writes it. */
     private final ThreadLocal<Turn> gathering = new ThreadLocal<>();
 
-    public EnqueueCoalescer(RedisCalls redis, RedisKeys keys, Clock clock, DedupqConfig config) {
+    public EnqueueCoalescer(RedisCalls redis, RedisKeys keys, Clock clock, DedupqConfig config, QueuePartitions partitions) {
         this.redis = redis;
         this.keys = keys;
         this.clock = clock;
         this.durability = config.durability();
-        this.queues = config.queues();
+        this.partitions = partitions;
     }
 
     /**
@@ -116,7 +116,7 @@ public class EnqueueCoalescer {
                 long now = clock.millis();
                 List<ScriptCall> calls = new ArrayList<>(order.size());
                 for (Partition partition : order) {
-                    DedupqConfig.QueueConfig queue = queues.get(partition.queue());
+                    DedupqConfig.QueueConfig queue = partitions.settings(partition);
                     calls.add(new EnqueueScript.Call(partition, now, queue.dedupBuckets(), queue.dedupWindow().toMillis(),
                             tasks.get(partition)).script(keys));
                 }

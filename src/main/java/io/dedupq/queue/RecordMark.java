@@ -14,9 +14,8 @@ public final class RecordMark {
     private RecordMark() {
     }
 
-    /** The outcome of a mark; a marker of an earlier version may hold the outcome's name itself. */
+    /** The outcome of mark 1 to 4 (records.lua turns the names earlier markers held into marks). */
     public static String outcome(String mark) {
-        return mark.length() == 1 && mark.charAt(0) >= '1' && mark.charAt(0) <= '4'
-                ? OUTCOMES.get(mark.charAt(0) - '1') : mark;
+        return OUTCOMES.get(Integer.parseInt(mark) - 1);
     }
 }
