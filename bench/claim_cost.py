@@ -13,7 +13,8 @@ next GROUP tasks, until pending is empty. Prints the instructions per unique tas
 
 Needs valgrind (apt-get install valgrind) and redis-server. The argument layout is claim.lua's
 of 2026-12-07 (7 keys; ARGV[3] the dedup bucket count; ARGV[10] the controls as name=value text, "" for none; from ARGV[11] the
-outcomes: id, envelope, token, outcome, then what its kind needs; one flat reply: five fields, the
+outcomes: id, its dedup bucket, envelope, token, outcome, then what its kind needs; enqueue.lua's tasks
+five arguments each, the last the id's dedup bucket; one flat reply: five fields, the
 counted outcomes, the counted dropped copies, then the claims).
 """
 import argparse
@@ -92,6 +93,11 @@ def script(lua_dir, verb):
     return '\n'.join(lines)
 
 
+def bucket(task_id, buckets):
+    """The id's dedup bucket as the pods send it (io.dedupq.queue.RecordBucket)."""
+    return str(int(hashlib.sha1(task_id.encode()).hexdigest()[:8], 16) % buckets)
+
+
 def free_port():
     s = socket.socket()
     s.bind(('127.0.0.1', 0))
@@ -113,7 +119,7 @@ def main():
                     help='group-concurrency (0: none); each task gets a group of its own, so nothing is parked')
     ap.add_argument('--group-rate-limit', type=int, default=0,
                     help='group-rate-limit starts per group per 1 s window (0: none); each task gets a group of its own')
-    ap.add_argument('--buckets', type=int, default=4096,
+    ap.add_argument('--buckets', type=int, default=16384,
                     help="the queue's dedup buckets (dedupq.queues.<q>.dedup-buckets): fewer put more ids in each")
     a = ap.parse_args()
     out = tempfile.mkdtemp(prefix='claim-cost-')
@@ -147,7 +153,8 @@ def main():
             if a.mode == 'http':
                 args = []
                 for lid in chunk:
-                    args += ['payment-2026-%d' % lid, 'noop', hashlib.sha256(b'%d' % lid).hexdigest(), envelope(lid)]
+                    tid = 'payment-2026-%d' % lid
+                    args += [tid, 'noop', hashlib.sha256(b'%d' % lid).hexdigest(), envelope(lid), bucket(tid, a.buckets)]
                 # '': every task at the default level; the default dedup buckets and window
                 r.call('EVALSHA', enqueue, 2, keys[0], keys[3], base, now, '', a.buckets, 86400000, *args)
             else:
@@ -162,7 +169,7 @@ def main():
         while True:
             args = [base, 'w1', a.buckets, a.group, 30000, 5000, '', 86400000, 3600000, controls]
             for task_id, env, token in outcomes:
-                args += [task_id, env, token, 'succeeded', '']
+                args += [task_id, bucket(task_id, a.buckets), env, token, 'succeeded', '']
             reply = r.call('EVALSHA', claim, len(keys), *keys, *args)
             calls += 1
             at = 6 + reply[5]

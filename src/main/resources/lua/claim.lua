@@ -120,12 +120,13 @@
           group-rate=<N>/<W ms>      at most N starts per group per sliding window of W ms
           order=weighted             priority order between levels (strict when not named)
   ARGV[11 ..] the outcomes, one after the other, each with what its kind needs:
-    id, envelope, token, outcome, then
+    id, bucket, envelope, token, outcome, then
       succeeded: result                    (result JSON, or "" for none)
       retrying:  error, next, delay        (the next envelope, attempt + 1; in how long it is due, ms)
       failed:    error, deadRecord         (the dead-letter record)
       dead:      error, deadRecord
-    (envelope: as claimed, removed from the processing list; token: lock token of that execution).
+    (bucket: the id's dedup bucket computed for ARGV[3], records.lua; envelope: as claimed, removed
+    from the processing list; token: lock token of that execution).
     Every argument costs Redis an allocation each way, so an outcome sends only those its kind uses
 
   Returns one flat array (a nested one costs Redis's reply about as much as a command):
@@ -153,7 +154,7 @@ local moved, window, retention = ARGV[7], tonumber(ARGV[8]), ARGV[9]
 -- the outcome's mark in its dedup record (4 is cancel.lua's)
 local MARKS = { succeeded = 1, failed = 2, dead = 3 }
 local FINISHED = { succeeded = true, failed = true, dead = true, cancelled = true }
--- arguments after id, envelope, token and outcome, per outcome
+-- arguments after id, bucket, envelope, token and outcome, per outcome
 local EXTRAS = { succeeded = 1, retrying = 3, failed = 2, dead = 2 }
 local time = redis.call('TIME')
 local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
@@ -224,9 +225,10 @@ end
 -- a slot an outcome freed has parked copies to take (leaveGroup, with a group limit)
 local waiting, leaveGroup = false, nil
 
--- detail: succeeded: the result JSON or ""; otherwise the error. nextRecord: retrying: the next
--- envelope; failed, dead: the dead-letter record. delay: retrying: in how long it is due (ms)
-local function record(id, envelope, token, outcome, detail, nextRecord, delay)
+-- bucket: the id's dedup bucket as the pod computed it. detail: succeeded: the result JSON or "";
+-- otherwise the error. nextRecord: retrying: the next envelope; failed, dead: the dead-letter
+-- record. delay: retrying: in how long it is due (ms)
+local function record(id, bucket, envelope, token, outcome, detail, nextRecord, delay)
   local lockKey, taskKey = base .. 'lock:' .. id, base .. 'task:' .. id
   local owner = redis.call('HMGET', taskKey, 'token', 'finishedBy')
   if owner[1] ~= token then
@@ -279,7 +281,7 @@ local function record(id, envelope, token, outcome, detail, nextRecord, delay)
     redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now)
   end
   redis.call('HDEL', taskKey, 'token', 'nextAttemptAt')
-  remember(base, records(), id, MARKS[outcome], nowMs, window)
+  remember(base, records(), id, MARKS[outcome], nowMs, window, bucket)
   redis.call('PEXPIRE', taskKey, retention)
   count(outcome)
   return 1
@@ -598,10 +600,10 @@ if dead > 0 then count('unparseable', dead) end
 local recorded = {}
 local i = 11
 while i <= #ARGV do
-  local outcome, extras = ARGV[i + 3], EXTRAS[ARGV[i + 3]]
-  recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], outcome, ARGV[i + 4],
-    extras > 1 and ARGV[i + 5] or '', extras > 2 and ARGV[i + 6] or '0')
-  i = i + 4 + extras
+  local outcome, extras = ARGV[i + 4], EXTRAS[ARGV[i + 4]]
+  recorded[#recorded + 1] = record(ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], outcome, ARGV[i + 5],
+    extras > 1 and ARGV[i + 6] or '', extras > 2 and ARGV[i + 7] or '0')
+  i = i + 5 + extras
 end
 
 -- a slot an outcome freed has a parked copy waiting: the owner must ask again, not block on BLMOVE

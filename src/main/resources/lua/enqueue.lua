@@ -26,7 +26,8 @@
   ARGV[3] levels              "" when every task is at the default level, else one digit per task
   ARGV[4] dedup buckets       the queue's setting, stored when the partition has no records layout yet
   ARGV[5] dedup window (ms)   likewise (records.lua)
-  ARGV[6 + 4k .. 9 + 4k]      id, type, payload digest, envelope JSON   (k = 0 .. n-1)
+  ARGV[6 + 5k .. 10 + 5k]     id, type, payload digest, envelope JSON, dedup bucket of the id
+                              computed for ARGV[4] (records.lua)   (k = 0 .. n-1)
 
   Returns the tasks that were not queued, three entries each:
     k       the task's position in the call (0 .. n-1)
@@ -46,8 +47,8 @@ local answers = {}
 -- envelopes per level, each in submission order
 local envelopes = {}
 local queued = 0
-for i = FIRST, #ARGV, 4 do
-  local k = (i - FIRST) / 4
+for i = FIRST, #ARGV, 5 do
+  local k = (i - FIRST) / 5
   local level = levels == '' and DEFAULT or string.sub(levels, k + 1, k + 1)
   local id, ttype, digest = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local taskKey = base .. 'task:' .. id
@@ -57,7 +58,7 @@ for i = FIRST, #ARGV, 4 do
     local same = (existing[1] == false or existing[1] == digest) and (existing[2] == false or existing[2] == ttype)
     known, answer = existing[3], same and 0 or -1
   else
-    local mark = recall(base, layout, id, nowMs)
+    local mark = recall(base, layout, id, nowMs, ARGV[i + 4])
     if mark then known, answer = OUTCOMES[mark], 0 end
   end
   if known then

@@ -20,30 +20,41 @@
   records' expiry, and when a write finds it under one window (no write has renewed it for a
   window) the write first removes the bucket's expired records and sets it to two windows.
   A bucket is thus pruned at most once a window, and a record stays at most about two windows.
+
+  A caller that knows an id may pass its bucket, computed by the pod (io.dedupq.queue.RecordBucket)
+  with the count it was given as seed: Redis runs every script on one thread, a pod's work scales
+  with the pods. The bucket is used only while that count is the stored one; otherwise, and for
+  an id the pod never saw (a copy LPUSHed by a producer), the script computes it.
 ]]
 local RECORDS_LEGACY_MARKS = { succeeded = 1, failed = 2, dead = 3, cancelled = 4 }
 
--- the partition's layout {buckets, legacyUntil}; made from seed (the pod's bucket count) and
--- window when it does not exist yet and seed is given, else nil
+-- the partition's layout {buckets, legacyUntil, seeded}; made from seed (the pod's bucket count)
+-- and window when it does not exist yet and seed is given, else nil. seeded: the stored count is
+-- seed, so buckets the pod computed hold
 local function recordsLayout(base, nowMs, seed, window)
   local key = base .. 'records'
   local stored = redis.call('HMGET', key, 'buckets', 'legacyUntil')
-  if stored[1] then return { buckets = tonumber(stored[1]), legacyUntil = tonumber(stored[2]) or 0 } end
+  if stored[1] then
+    local buckets = tonumber(stored[1])
+    return { buckets = buckets, legacyUntil = tonumber(stored[2]) or 0, seeded = buckets == tonumber(seed) }
+  end
   if not seed then return nil end
   local buckets = math.max(1, math.floor(tonumber(seed)))
   local legacyUntil = redis.call('EXISTS', base .. 'stats') == 1 and nowMs + tonumber(window) or 0
   redis.call('HSET', key, 'buckets', string.format('%d', buckets), 'legacyUntil', string.format('%d', legacyUntil))
-  return { buckets = buckets, legacyUntil = legacyUntil }
+  return { buckets = buckets, legacyUntil = legacyUntil, seeded = buckets == tonumber(seed) }
 end
 
-local function recordsBucket(base, layout, id)
+-- the key of id's bucket; given: the bucket the pod computed for id, or nil
+local function recordsBucket(base, layout, id, given)
+  if given and layout.seeded then return base .. 'records:' .. given end
   return base .. 'records:' .. string.format('%d', tonumber(string.sub(redis.sha1hex(id), 1, 8), 16) % layout.buckets)
 end
 
 -- the mark (1..4) of id's record while its window lasts, else nil; layout may be nil (no records yet)
-local function recall(base, layout, id, nowMs)
+local function recall(base, layout, id, nowMs, given)
   if layout then
-    local value = tonumber(redis.call('HGET', recordsBucket(base, layout, id), id))
+    local value = tonumber(redis.call('HGET', recordsBucket(base, layout, id, given), id))
     if value and math.floor(value / 10) > nowMs then return value % 10 end
     if layout.legacyUntil <= nowMs then return nil end
   end
@@ -52,8 +63,8 @@ local function recall(base, layout, id, nowMs)
 end
 
 -- records id's outcome (mark 1..4) for window ms from nowMs
-local function remember(base, layout, id, mark, nowMs, window)
-  local key = recordsBucket(base, layout, id)
+local function remember(base, layout, id, mark, nowMs, window, given)
+  local key = recordsBucket(base, layout, id, given)
   local ttl = redis.call('PTTL', key)
   redis.call('HSET', key, id, string.format('%d', (nowMs + window) * 10 + mark))
   if ttl < window then

@@ -11,7 +11,7 @@ import java.util.List;
  */
 public final class EnqueueScript {
 
-    private static final int TASK_FIELDS = 4;
+    private static final int TASK_FIELDS = 5;
     private static final int ANSWER_FIELDS = 3;
 
     private EnqueueScript() {
@@ -61,6 +61,7 @@ public final class EnqueueScript {
                 args.add(task.type());
                 args.add(task.digest());
                 args.add(task.envelope());
+                args.add(RecordBucket.of(task.id(), dedupBuckets));
             }
             return new ScriptCall(LuaScript.ENQUEUE, List.of(keys.pending(partition), keys.stats(partition)), args);
         }

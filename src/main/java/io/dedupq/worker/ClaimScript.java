@@ -5,6 +5,7 @@ import io.dedupq.config.DedupqConfig.QueueConfig.PriorityOrder;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RateLimit;
+import io.dedupq.queue.RecordBucket;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.TaskStatus;
@@ -19,8 +20,8 @@ import java.util.StringJoiner;
  */
 public final class ClaimScript {
 
-    /** Arguments of an outcome with the most: id, envelope, token, outcome and a retry's three. */
-    private static final int OUTCOME_FIELDS = 7;
+    /** Arguments of an outcome with the most: id, bucket, envelope, token, outcome and a retry's three. */
+    private static final int OUTCOME_FIELDS = 8;
     private static final int CLAIM_FIELDS = 5;
     /** registered, drained, deadLettered, held reason, held wait. */
     private static final int HEAD_FIELDS = 5;
@@ -69,6 +70,7 @@ public final class ClaimScript {
             args.add(controls());
             for (Outcome o : outcomes) {
                 args.add(o.claim().id());
+                args.add(RecordBucket.of(o.claim().id(), dedupBuckets));
                 args.add(o.claim().envelope());
                 args.add(o.claim().token());
                 args.add(o.status().wire());

@@ -154,6 +154,20 @@ class CompleteContractTest {
         assertTrue(lab.pttl(bucket) <= WINDOW + 60_000, "its TTL already covers the new record");
     }
 
+    /**
+     * The worker sends each outcome's bucket computed for its own dedup-buckets; a partition
+     * whose layout was stored with another count has the script compute it for the stored one.
+     */
+    @Test
+    void anOutcomeOfAPodWithAnotherBucketCountIsRecordedInTheStoredLayout() {
+        lab.call("HSET", keys.records(partition), "buckets", "7", "legacyUntil", "0");
+        String id = claimed("w1:5");
+
+        complete(Outcome.succeeded(id, "w1:5", ""));
+
+        assertEquals("succeeded", new DedupRecords(keys, partition, 7, lab::hget).outcome(id));
+    }
+
     @Test
     void aSuccessWithoutResultStoresNone() {
         String id = claimed("w1:5");

@@ -13,6 +13,7 @@ import io.dedupq.queue.CancelScript;
 import io.dedupq.queue.EnqueueScript;
 import io.dedupq.queue.LuaScript;
 import io.dedupq.queue.Partition;
+import io.dedupq.queue.RecallScript;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.dedupq.queue.StatusReply;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 import java.util.Locale;
@@ -131,6 +133,26 @@ class DedupRecordContractTest {
         assertEquals(List.of(), pipeline.claim(1), "a copy pushed onto the list is dropped as done");
         assertEquals(List.of(), lab.lrange(keys.processing(partition, WORKER)));
         assertEquals("1", lab.hget(keys.stats(partition), "skipped_done"));
+    }
+
+    /**
+     * The pods send each id's bucket with its enqueue and its outcome; recall.lua and a copy
+     * LPUSHed by a producer have the script compute it. Both must name the same bucket.
+     */
+    @Test
+    void theBucketsThePodsComputeAreTheScriptsOwn() {
+        List<String> ids = ids(uniqueId("b"), 300);
+        pipeline.finish(ids, "succeeded", WINDOW);
+        Partition partition = pipeline.partition();
+        for (String id : ids) {
+            // as the result retention would: a copy of a task without a hash is looked up in the records
+            lab.call("DEL", keys.task(partition, id));
+            ScriptCall recall = new RecallScript.Call(partition, id).script(keys);
+            assertEquals(Optional.of("succeeded"), RecallScript.read(lab.eval(recall)), "recall.lua finds " + id);
+        }
+        ids.forEach(id -> lab.call("LPUSH", keys.pending(partition), Envelopes.flaky(id, 0)));
+        assertEquals(List.of(), pipeline.claim(ids.size()), "every copy pushed onto the list is dropped as done");
+        assertEquals(String.valueOf(ids.size()), lab.hget(keys.stats(partition), "skipped_done"));
     }
 
     @Test

@@ -199,6 +199,17 @@ class EnqueueContractTest {
         assertEquals(List.of(QUEUED), enqueue(task), "the window is exact, whenever the bucket is pruned");
     }
 
+    /** The pod sends the bucket for its own dedup-buckets; the script looks where the stored layout puts the id. */
+    @Test
+    void aPodWithAnotherBucketCountFindsRecordsWhereTheStoredLayoutPutsThem() {
+        Task task = task("d1");
+        lab.call("HSET", keys.records(partition), "buckets", "7", "legacyUntil", "0");
+        DedupRecords stored = new DedupRecords(keys, partition, 7, lab::hget);
+        lab.call("HSET", stored.bucket(task.id()), task.id(), DedupRecords.value(lab.serverMillis() + 60_000, 1));
+
+        assertEquals(List.of(duplicate("succeeded")), enqueue(task));
+    }
+
     @ParameterizedTest(name = "marker {0} answers {1}")
     @CsvSource({"1, succeeded", "4, cancelled", "succeeded, succeeded"})
     void aMarkerOfAnEarlierVersionCountsForOneWindowOnAQueueItUsed(String mark, String outcome) {

@@ -2,11 +2,9 @@ package io.dedupq.support;
 
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.queue.Partition;
+import io.dedupq.queue.RecordBucket;
 import io.dedupq.queue.RecordMark;
 import io.dedupq.queue.RedisKeys;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.function.BiFunction;
 
 /**
@@ -21,15 +19,9 @@ public record DedupRecords(RedisKeys keys, Partition partition, int buckets, BiF
         this(keys, partition, DedupqConfig.QueueConfig.DEFAULT_DEDUP_BUCKETS, hget);
     }
 
-    /** The bucket that holds id's record: the first 32 bits of its SHA-1 modulo the bucket count. */
+    /** The bucket that holds id's record (the scripts and the pods compute it alike: see RecordBucket). */
     public String bucket(String id) {
-        try {
-            byte[] sha = MessageDigest.getInstance("SHA-1").digest(id.getBytes(StandardCharsets.UTF_8));
-            long first = ((sha[0] & 0xffL) << 24) | ((sha[1] & 0xffL) << 16) | ((sha[2] & 0xffL) << 8) | (sha[3] & 0xffL);
-            return keys.base(partition) + "records:" + (first % buckets);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return keys.base(partition) + "records:" + RecordBucket.of(id, buckets);
     }
 
     /** The record's raw value, null when there is none (expired or not). */
