@@ -6,10 +6,12 @@ Starts a private redis-server under valgrind (callgrind, instrumentation off), e
 tasks (20 % of them repeating an earlier id) through enqueue.lua (--mode http) or LPUSHes their
 envelopes (--mode lpush), then switches instrumentation on and drives claim.lua as a worker
 does: each call records the outcomes (successes) of the previous call's claims and claims the
-next GROUP tasks, until pending is empty. Prints the instructions per unique task.
+next GROUP tasks, until pending is empty. Prints the instructions per unique task. With
+--phase enqueue it counts the enqueue.lua calls instead (100 tasks a call, as an API pod's batch).
 
   bench/claim_cost.py                                  # the scripts of this checkout
   bench/claim_cost.py --lua /tmp/old-lua --group 2     # another version, groups of 2
+  bench/claim_cost.py --phase enqueue                  # enqueue.lua's instructions per unique task
 
 Needs valgrind (apt-get install valgrind) and redis-server. The argument layout is claim.lua's
 of 2026-12-07 (7 keys; ARGV[3] the dedup bucket count; ARGV[10] the controls as name=value text, "" for none; from ARGV[11] the
@@ -119,6 +121,8 @@ def main():
                     help='group-concurrency (0: none); each task gets a group of its own, so nothing is parked')
     ap.add_argument('--group-rate-limit', type=int, default=0,
                     help='group-rate-limit starts per group per 1 s window (0: none); each task gets a group of its own')
+    ap.add_argument('--phase', choices=['claim', 'enqueue'], default='claim',
+                    help="what is counted: claim.lua's calls, or (with --mode http) enqueue.lua's, 100 tasks a call")
     ap.add_argument('--buckets', type=int, default=16384,
                     help="the queue's dedup buckets (dedupq.queues.<q>.dedup-buckets): fewer put more ids in each")
     a = ap.parse_args()
@@ -148,6 +152,11 @@ def main():
             return '{"id":"payment-2026-%d","type":"noop","payload":{"lid":%d},"attempt":0,"enqueuedAt":%d%s}' % (
                 lid, lid, now, group)
 
+        def instrument(on):
+            subprocess.run(['callgrind_control', '-i', 'on' if on else 'off', str(server.pid)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+        instrument(a.phase == 'enqueue')
         for i in range(0, len(lids), 100):
             chunk = lids[i:i + 100]
             if a.mode == 'http':
@@ -161,7 +170,7 @@ def main():
                 r.call('LPUSH', keys[0], *[envelope(lid) for lid in chunk])
         # a heartbeat far in the future: the claims never find it stale
         r.call('ZADD', keys[5], now + 10 ** 9, 'w1')
-        subprocess.run(['callgrind_control', '-i', 'on', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        instrument(a.phase == 'claim')
         controls = ' '.join(c for c in ('rate=%d/1000' % a.rate_limit if a.rate_limit else '',
                                         'group-concurrency=%d' % a.group_concurrency if a.group_concurrency else '',
                                         'group-rate=%d/1000' % a.group_rate_limit if a.group_rate_limit else '') if c)
@@ -177,7 +186,7 @@ def main():
             outcomes = [(claims[i], claims[i + 1], claims[i + 2]) for i in range(0, len(claims), 5)]
             if not outcomes and reply[1] == 1:
                 break
-        subprocess.run(['callgrind_control', '-i', 'off', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        instrument(False)
         subprocess.run(['callgrind_control', '-d', str(server.pid)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(1)
         stats = r.call('HGETALL', keys[3])
@@ -186,7 +195,8 @@ def main():
             for line in open(f):
                 if line.startswith(('summary:', 'totals:')):
                     total = max(total, int(line.split()[1]))
-        print('%s, groups of %d: %d calls, stats %s' % (a.mode, a.group, calls, dict(zip(stats[::2], stats[1::2]))))
+        print('%s, %s counted, groups of %d: %d claim calls, stats %s' % (
+            a.mode, a.phase, a.group, calls, dict(zip(stats[::2], stats[1::2]))))
         print('instructions per unique task: %.0f (%d tasks)' % (total / unique, unique))
     finally:
         server.terminate()
