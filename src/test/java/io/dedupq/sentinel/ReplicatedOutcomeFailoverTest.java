@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -116,9 +117,27 @@ class ReplicatedOutcomeFailoverTest {
         assertEquals(0, handler.executions(id), "no claim started it");
 
         replicas.forEach(RedisProcess::resume);
-        await().atMost(Duration.ofSeconds(30)).until(() -> handler.running(id));
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> handler.running(id));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError("the task did not start once the replicas were back; " + where(id), e);
+        }
         handler.release(id);
         awaitSucceededOnce(id);
+    }
+
+    /** Where the task stands on the master the sentinel names now: for a failure to say why. */
+    private String where(String id) {
+        int port = group.currentMasterPort();
+        StringBuilder state = new StringBuilder("master ").append(port).append(": task ")
+                .append(RedisCli.run(port, "hgetall", keys.task(QUEUE, id)).replace('\n', ' '))
+                .append("| lock ").append(RedisCli.run(port, "get", keys.lock(QUEUE, id)).trim())
+                .append(" | pending ").append(RedisCli.run(port, "lrange", keys.pending(QUEUE), "0", "-1").replace('\n', ' '));
+        String processing = keys.processing(QUEUE, "*");
+        for (String list : RedisCli.run(port, "--scan", "--pattern", processing).lines().toList()) {
+            state.append("| ").append(list).append(' ').append(RedisCli.run(port, "lrange", list, "0", "-1").replace('\n', ' '));
+        }
+        return state.append("| ").append(RedisCli.run(port, "info", "replication").replace("\r\n", " ")).toString();
     }
 
     /** Waits until the API reads the task succeeded, and counts its handler's runs. */
