@@ -1,15 +1,12 @@
 package io.dedupq.queue;
 
-import io.dedupq.config.DedupqConfig;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Redis;
-import io.vertx.mutiny.redis.client.Request;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import org.jboss.logging.Logger;
 
 /**
@@ -28,11 +25,11 @@ public class RecordsLayoutCheck {
     public record Mismatch(Partition partition, int stored, int configured) {
     }
 
-    private final Redis redis;
+    private final RedisCalls redis;
     private final RedisKeys keys;
     private final QueuePartitions partitions;
 
-    public RecordsLayoutCheck(Redis redis, RedisKeys keys, QueuePartitions partitions) {
+    public RecordsLayoutCheck(RedisCalls redis, RedisKeys keys, QueuePartitions partitions) {
         this.redis = redis;
         this.keys = keys;
         this.partitions = partitions;
@@ -48,20 +45,22 @@ public class RecordsLayoutCheck {
 
     /** The partitions of the queues this pod knows whose stored bucket count differs from the setting. */
     public Uni<List<Mismatch>> mismatches() {
-        List<Uni<Mismatch>> reads = partitions.all().stream().map(this::mismatch).toList();
-        if (reads.isEmpty()) {
+        List<Partition> all = partitions.all();
+        if (all.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return Uni.join().all(reads).andFailFast().map(found -> found.stream().filter(Objects::nonNull).toList());
-    }
-
-    private Uni<Mismatch> mismatch(Partition partition) {
-        DedupqConfig.QueueConfig settings = partitions.settings(partition);
-        return redis.send(Request.cmd(Command.HGET).arg(keys.records(partition)).arg("buckets")).map(stored -> {
-            if (stored == null || stored.toInteger() == settings.dedupBuckets()) {
-                return null;
+        // one pipeline through the gateway (a write per hash slot, its reply timeout)
+        List<KeyedCommand> reads = all.stream()
+                .map(partition -> KeyedCommand.of(Command.HGET, keys.records(partition)).arg("buckets")).toList();
+        return redis.batchAsync(reads).map(stored -> {
+            List<Mismatch> found = new ArrayList<>();
+            for (int i = 0; i < all.size(); i++) {
+                int configured = partitions.settings(all.get(i)).dedupBuckets();
+                if (stored.get(i) != null && stored.get(i).toInteger() != configured) {
+                    found.add(new Mismatch(all.get(i), stored.get(i).toInteger(), configured));
+                }
             }
-            return new Mismatch(partition, stored.toInteger(), settings.dedupBuckets());
+            return found;
         });
     }
 }

@@ -52,6 +52,11 @@ public class RedisCalls {
         return await(() -> gateway.batch(commands).map(RedisCalls::wrap), RedisGateway.REPLY_TIMEOUT);
     }
 
+    /** {@link #batch} without blocking, for callers that must not wait (sent when subscribed). */
+    public Uni<List<Response>> batchAsync(List<KeyedCommand> commands) {
+        return Uni.createFrom().deferred(() -> UniHelper.toUni(gateway.batch(commands).map(RedisCalls::wrap)));
+    }
+
     public Response script(ScriptCall call) {
         return await(() -> gateway.script(call).map(Response::newInstance), RedisGateway.REPLY_TIMEOUT);
     }
