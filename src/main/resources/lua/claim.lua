@@ -423,13 +423,14 @@ local function take(raw)
   fence = candidate
   if group then joinGroup(group, token, env.id) end
   local attemptText = attempt == 0 and '0' or string.format('%d', attempt)
-  local attempts = tonumber(known[2])
-  if attempts then
+  if known[3] then
+    -- enqueue.lua does not write attempts 0
+    local attempts = tonumber(known[2]) or 0
     -- the token names the worker too (<worker>:<fence>)
     redis.call('HSET', taskKey, 'status', 'running', 'attempt', attemptText, 'token', token, 'startedAt', now,
       'attempts', string.format('%d', attempts + 1))
   else
-    -- pushed straight onto the list by a producer (enqueue.lua always writes attempts): the hash starts here
+    -- pushed straight onto the list by a producer (every hash has a status): the hash starts here
     local enqueuedAt = whole(env.enqueuedAt)
     redis.call('HSET', taskKey, 'type', env.type, 'enqueuedAt', enqueuedAt and string.format('%d', enqueuedAt) or now,
       'status', 'running',

@@ -14,9 +14,9 @@
   waits with BLMOVE on KEYS[1] alone, and claim.lua drops the entry and claims from every level.
   Each other level pushed to is added to the set <base>levels, the only levels claim.lua looks at.
 
-  The hash holds neither the id nor the queue (its key names both) nor attempt 0 (claim.lua
-  writes the attempt it runs; it reads an absent one as 0): fewer fields are less work and memory
-  per task.
+  The hash holds neither the id nor the queue (its key names both) nor attempt 0 nor attempts 0
+  (claim.lua writes the attempt it runs and counts the executions; it reads an absent field as
+  0): fewer fields are less work and memory per task.
 
   KEYS[1] pending list        {p:Q}:pending  (the default level's)
   KEYS[2] stats hash          {p:Q}:stats
@@ -53,10 +53,12 @@ for i = FIRST, #ARGV, 5 do
   local id, ttype, digest = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   local taskKey = base .. 'task:' .. id
   local known, answer = false, nil
-  local existing = redis.call('HMGET', taskKey, 'digest', 'type', 'status')
-  if existing[3] then
+  -- one field first: most ids are new, and Lua pays for each field of a reply
+  local status = redis.call('HGET', taskKey, 'status')
+  if status then
+    local existing = redis.call('HMGET', taskKey, 'digest', 'type')
     local same = (existing[1] == false or existing[1] == digest) and (existing[2] == false or existing[2] == ttype)
-    known, answer = existing[3], same and 0 or -1
+    known, answer = status, same and 0 or -1
   else
     local mark = recall(base, layout, id, nowMs, ARGV[i + 4])
     if mark then known, answer = OUTCOMES[mark], 0 end
@@ -67,8 +69,7 @@ for i = FIRST, #ARGV, 5 do
     answers[#answers + 1] = known
   else
     -- strings, not numbers: Lua would format a number through glibc's floating-point printing
-    redis.call('HSET', taskKey, 'type', ttype, 'status', 'queued', 'digest', digest, 'attempts', '0',
-      'enqueuedAt', now)
+    redis.call('HSET', taskKey, 'type', ttype, 'status', 'queued', 'digest', digest, 'enqueuedAt', now)
     if level ~= DEFAULT then redis.call('HSET', taskKey, 'priority', level) end
     envelopes[level] = envelopes[level] or {}
     table.insert(envelopes[level], ARGV[i + 3])

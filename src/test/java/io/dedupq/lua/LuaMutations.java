@@ -180,7 +180,7 @@ final class LuaMutations {
                     "if raw == WAKE then redis.call('LREM', KEYS[2], '1', WAKE) else take(raw) end", "take(raw)"),
 
             // enqueue.lua
-            new LuaMutation(ENQUEUE, "known-id check deleted", "if existing[3] then", "if false then"),
+            new LuaMutation(ENQUEUE, "known-id check deleted", "if status then", "if false then"),
             new LuaMutation(ENQUEUE, "payload digest not compared", "existing[1] == digest", "true"),
             new LuaMutation(ENQUEUE, "task type not compared", "(existing[2] == false or existing[2] == ttype)", "true"),
             new LuaMutation(ENQUEUE, "a hash without digest (a pushed copy) is a conflict", "existing[1] == false or ", ""),
