@@ -22,9 +22,18 @@ public record ScriptCall(LuaScript script, List<String> keys, List<String> args)
     }
 
     private Request request(Command command, String body) {
-        Request request = Request.cmd(command).arg(body).arg(keys.size());
-        keys.forEach(request::arg);
-        args.forEach(request::arg);
-        return request;
+        // one array of the call's size: a batch's call carries thousands of arguments, and growing
+        // the request's list by one argument at a time took 7 % of an API pod's samples
+        Object[] all = new Object[2 + keys.size() + args.size()];
+        all[0] = body;
+        all[1] = keys.size();
+        int i = 2;
+        for (String key : keys) {
+            all[i++] = key;
+        }
+        for (String arg : args) {
+            all[i++] = arg;
+        }
+        return Request.cmd(command, all);
     }
 }
