@@ -132,6 +132,22 @@ class ClaimContractTest {
     }
 
     @Test
+    void anEnqueuedTaskKeepsItsHashAndCountsItsFirstExecution() {
+        String id = uniqueId("enqueued");
+        // as enqueue.lua writes it: no attempts field, an enqueue time of its own
+        lab.call("HSET", keys.task(partition, id), "type", "flaky", "status", "queued", "digest", "d1", "enqueuedAt", "42");
+        pending(copy(id, 0));
+
+        assertEquals(List.of(id), ids(claim(1)));
+
+        String task = keys.task(partition, id);
+        assertEquals("1", lab.hget(task, "attempts"), "an absent count is 0");
+        assertEquals("42", lab.hget(task, "enqueuedAt"), "the hash's enqueue time, not the envelope's");
+        assertEquals("d1", lab.hget(task, "digest"));
+        assertEquals("running", lab.hget(task, "status"));
+    }
+
+    @Test
     void fencesGrowByOnePerLockAndEveryCallsAreLargerThanTheLast() {
         String a = uniqueId("a");
         String b = uniqueId("b");

@@ -104,6 +104,8 @@ final class LuaMutations {
                     "'attempt', attemptText, 'token', token, 'startedAt', now, 'attempts', '1'",
                     "'attempt', attemptText, 'startedAt', now, 'attempts', '1'"),
             new LuaMutation(CLAIM, "attempts not counted", "string.format('%d', attempts + 1)", "string.format('%d', attempts)"),
+            new LuaMutation(CLAIM, "an enqueued hash without attempts is started again as a pushed copy's",
+                    "  if known[3] then\n    -- enqueue.lua", "  if known[2] then\n    -- enqueue.lua"),
             new LuaMutation(CLAIM, "fences not reserved in the counter", "redis.call('INCRBY', KEYS[3], string.format('%d', limit - taken))",
                     "redis.call('INCRBY', KEYS[3], '0')"),
             new LuaMutation(CLAIM, "free slots ignored", "while taken < limit and started", "while started"),
