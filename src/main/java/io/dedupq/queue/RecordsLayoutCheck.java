@@ -3,6 +3,7 @@ package io.dedupq.queue;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
@@ -55,9 +56,11 @@ public class RecordsLayoutCheck {
         return redis.batchAsync(reads).map(stored -> {
             List<Mismatch> found = new ArrayList<>();
             for (int i = 0; i < all.size(); i++) {
-                int configured = partitions.settings(all.get(i)).dedupBuckets();
-                if (stored.get(i) != null && stored.get(i).toInteger() != configured) {
-                    found.add(new Mismatch(all.get(i), stored.get(i).toInteger(), configured));
+                Partition partition = all.get(i);
+                Response buckets = stored.get(i);
+                int configured = partitions.settings(partition).dedupBuckets();
+                if (buckets != null && buckets.toInteger() != configured) {
+                    found.add(new Mismatch(partition, buckets.toInteger(), configured));
                 }
             }
             return found;
