@@ -98,8 +98,8 @@ if [ -n "${NATIVE_RUNNER:-}" ]; then
   export JAR=$SNAP/dedupq-runner
 fi
 # the pods' JVM options (bench/pod-jvm-opts.sh: the image's, in the pods' memory limit). STARTUP_CACHE=1:
-# the measured pods map an AOT cache that the image's training step makes for this snapshot; JDK 25
-# only: JDK 17's AppCDS archive holds only for the jar path it was trained with, which the pods do not use
+# the measured pods map an AOT cache that the image's training step makes for this snapshot (JDK 25,
+# the image's default JVM)
 BENCH_JVM_OPTS=$(bench/pod-jvm-opts.sh "$SNAP/app/quarkus-app")
 export BENCH_JVM_OPTS
 export DOC=${DOC:-docs/benchmarks.md}

@@ -4,6 +4,11 @@
 # it for the entry point (empty without a cache). JDK 24 and later: an AOT cache (JEP 483/515);
 # JDK 17: an AppCDS archive. Either must be made by the very JVM that reads it, hence here and
 # not at `mvn package`. See docs/operations.md "Start-up cache".
+#
+# The cache holds only classes of the JVM's own class loaders: those of the aot-jar layout
+# (quarkus.package.jar.type=aot-jar, the service's packaging), not those of the fast-jar's loader.
+# The jar is started by its absolute path, which the cache records: a pod that starts it from its
+# directory by its plain name matches it, and so does one started from elsewhere by that path.
 set -eu
 port=${TRAINING_PORT:-8080}
 : > startup-cache.args
@@ -17,7 +22,7 @@ fi
 # security is off for this run only (there is no key at build time); SIGTERM ends it, and the
 # JVM writes the cache as it exits
 REDIS_URL=redis://127.0.0.1:1 DEDUPQ_SECURITY_ENABLED=false \
-  java $JAVA_OPTS $record -Dquarkus.http.port=$port -jar quarkus-run.jar > /tmp/training.log 2>&1 &
+  java $JAVA_OPTS $record -Dquarkus.http.port=$port -jar "$PWD/quarkus-run.jar" > /tmp/training.log 2>&1 &
 pid=$!
 until curl -fs -o /dev/null http://127.0.0.1:$port/q/health/live; do
   kill -0 $pid 2>/dev/null || { cat /tmp/training.log; exit 1; }

@@ -45,7 +45,7 @@ class FaultSuiteIT {
     void everyTaskRunsExactlyOnceThroughKillsPausesShutdownAndARedisCrash() throws Exception {
         String nativeRunner = System.getProperty("native.image.path", "");
         assumeFalse(!Files.exists(WorkerFleet.JAR) && !nativeRunner.isEmpty() && Files.exists(Path.of(nativeRunner)),
-                "a native build (-Dnative) has no fast-jar; the fault suite runs against the JVM package");
+                "a native build (-Dnative) has no JVM jar; the fault suite runs against the JVM package");
         long started = System.nanoTime();
         long seed = Long.getLong("fault.seed", System.currentTimeMillis());
         Figures figures = new Figures();

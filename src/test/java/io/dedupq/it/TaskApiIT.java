@@ -25,7 +25,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The task API against the packaged application (the fast-jar here, the native binary under
+ * The task API against the packaged application (the JVM jar here, the native binary under
  * {@code -Dnative}), in the prod profile, with its Redis started by the test resource: enqueue,
  * status, and duplicates that never run twice. Security is on, as in production: every call
  * carries the operator key of {@link OperatorKeyResource}.

@@ -60,21 +60,21 @@ public final class AppJvm implements AutoCloseable {
     }
 
     /**
-     * The fast-jar itself, for a test that needs a JVM (a dev-profile start, a debugger): a native
+     * The packaged jar itself, for a test that needs a JVM (a dev-profile start, a debugger): a native
      * build (-Dnative) has none, so such a test is skipped there.
      */
     public static Path packagedJar() {
         Path jar = Path.of("target", "quarkus-app", "quarkus-run.jar");
         String nativeRunner = System.getProperty("native.image.path", "");
         assumeFalse(!Files.exists(jar) && !nativeRunner.isEmpty() && Files.exists(Path.of(nativeRunner)),
-                "a native build (-Dnative) has no fast-jar");
+                "a native build (-Dnative) has no JVM jar");
         assertTrue(Files.isRegularFile(jar), jar + " is missing: ./mvnw verify packages it before the integration tests");
         return jar;
     }
 
     /**
-     * The packaged application the tests start: the fast-jar, or, in a native build
-     * ({@code -Dnative} builds no fast-jar), the native executable failsafe names in
+     * The packaged application the tests start: the JVM jar, or, in a native build
+     * ({@code -Dnative} builds no JVM jar), the native executable failsafe names in
      * {@code native.image.path}.
      */
     public static Path packaged() {
