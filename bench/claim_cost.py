@@ -15,8 +15,8 @@ next GROUP tasks, until pending is empty. Prints the instructions per unique tas
 
 Needs valgrind (apt-get install valgrind) and redis-server. The argument layout is claim.lua's
 of 2026-12-07 (7 keys; ARGV[3] the dedup bucket count; ARGV[10] the controls as name=value text, "" for none; from ARGV[11] the
-outcomes: id, its dedup bucket, envelope, token, outcome, then what its kind needs; enqueue.lua's tasks
-five arguments each, the last the id's dedup bucket; one flat reply: five fields, the
+outcomes: id, its dedup bucket, envelope, token, outcome, then what its kind needs; enqueue.lua's type once
+(ARGV[6]) and its tasks four arguments each, the last the id's dedup bucket; one flat reply: five fields, the
 counted outcomes, the counted dropped copies, then the claims).
 """
 import argparse
@@ -163,9 +163,9 @@ def main():
                 args = []
                 for lid in chunk:
                     tid = 'payment-2026-%d' % lid
-                    args += [tid, 'noop', hashlib.sha256(b'%d' % lid).hexdigest(), envelope(lid), bucket(tid, a.buckets)]
-                # '': every task at the default level; the default dedup buckets and window
-                r.call('EVALSHA', enqueue, 2, keys[0], keys[3], base, now, '', a.buckets, 86400000, *args)
+                    args += [tid, hashlib.sha256(b'%d' % lid).hexdigest(), envelope(lid), bucket(tid, a.buckets)]
+                # '': every task at the default level; the default dedup buckets and window; one type for all
+                r.call('EVALSHA', enqueue, 2, keys[0], keys[3], base, now, '', a.buckets, 86400000, 'noop', *args)
             else:
                 r.call('LPUSH', keys[0], *[envelope(lid) for lid in chunk])
         # a heartbeat far in the future: the claims never find it stale

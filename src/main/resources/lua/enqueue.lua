@@ -26,8 +26,12 @@
   ARGV[3] levels              "" when every task is at the default level, else one digit per task
   ARGV[4] dedup buckets       the queue's setting, stored when the partition has no records layout yet
   ARGV[5] dedup window (ms)   likewise (records.lua)
-  ARGV[6 + 5k .. 10 + 5k]     id, type, payload digest, envelope JSON, dedup bucket of the id
-                              computed for ARGV[4] (records.lua)   (k = 0 .. n-1)
+  ARGV[6] type                the type of every task of the call, or "" when they differ
+  ARGV[7 + 4k .. 10 + 4k]     with a type in ARGV[6]: id, payload digest, envelope JSON, dedup bucket
+                              of the id computed for ARGV[4] (records.lua)   (k = 0 .. n-1)
+  ARGV[7 + 5k .. 11 + 5k]     without: id, payload digest, envelope JSON, dedup bucket, type
+                              (each argument costs the call as much as a small command's lookup:
+                              the usual call, of one type, sends no type per task)
 
   Returns the tasks that were not queued, three entries each:
     k       the task's position in the call (0 .. n-1)
@@ -35,8 +39,11 @@
     status  the known task's current status
   Every task not listed was queued. Most submissions are new ids, so the usual reply is empty.
 ]]
-local base, now, levels = ARGV[1], ARGV[2], ARGV[3]
-local DEFAULT, WAKE, FIRST = '5', 'dedupq:wake', 6
+local base, now, levels, common = ARGV[1], ARGV[2], ARGV[3], ARGV[6]
+local DEFAULT, WAKE, FIRST = '5', 'dedupq:wake', 7
+local STRIDE = common == '' and 5 or 4
+-- the per-task loop reads these locals, not the globals, once or more per task
+local call, argv = redis.call, ARGV
 -- include: records
 -- the outcomes of the records' marks
 local OUTCOMES = { 'succeeded', 'failed', 'dead', 'cancelled' }
@@ -47,20 +54,21 @@ local answers = {}
 -- envelopes per level, each in submission order
 local envelopes = {}
 local queued = 0
-for i = FIRST, #ARGV, 5 do
-  local k = (i - FIRST) / 5
+for i = FIRST, #argv, STRIDE do
+  local k = (i - FIRST) / STRIDE
   local level = levels == '' and DEFAULT or string.sub(levels, k + 1, k + 1)
-  local id, ttype, digest = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  local id, digest = argv[i], argv[i + 1]
+  local ttype = STRIDE == 4 and common or argv[i + 4]
   local taskKey = base .. 'task:' .. id
   local known, answer = false, nil
   -- one field first: most ids are new, and Lua pays for each field of a reply
-  local status = redis.call('HGET', taskKey, 'status')
+  local status = call('HGET', taskKey, 'status')
   if status then
-    local existing = redis.call('HMGET', taskKey, 'digest', 'type')
+    local existing = call('HMGET', taskKey, 'digest', 'type')
     local same = (existing[1] == false or existing[1] == digest) and (existing[2] == false or existing[2] == ttype)
     known, answer = status, same and 0 or -1
   else
-    local mark = recall(base, layout, id, nowMs, ARGV[i + 4])
+    local mark = recall(base, layout, id, nowMs, argv[i + 3])
     if mark then known, answer = OUTCOMES[mark], 0 end
   end
   if known then
@@ -69,10 +77,15 @@ for i = FIRST, #ARGV, 5 do
     answers[#answers + 1] = known
   else
     -- strings, not numbers: Lua would format a number through glibc's floating-point printing
-    redis.call('HSET', taskKey, 'type', ttype, 'status', 'queued', 'digest', digest, 'enqueuedAt', now)
-    if level ~= DEFAULT then redis.call('HSET', taskKey, 'priority', level) end
-    envelopes[level] = envelopes[level] or {}
-    table.insert(envelopes[level], ARGV[i + 3])
+    -- the longest field first: each field reallocates the new hash, which then grows in fewer steps
+    call('HSET', taskKey, 'digest', digest, 'enqueuedAt', now, 'type', ttype, 'status', 'queued')
+    if level ~= DEFAULT then call('HSET', taskKey, 'priority', level) end
+    local list = envelopes[level]
+    if not list then
+      list = {}
+      envelopes[level] = list
+    end
+    list[#list + 1] = argv[i + 2]
     queued = queued + 1
   end
 end

@@ -11,7 +11,8 @@ import java.util.List;
  */
 public final class EnqueueScript {
 
-    private static final int TASK_FIELDS = 5;
+    /** Arguments per task: id, digest, envelope, bucket, and the type when the call's tasks have no common one. */
+    private static final int TASK_FIELDS = 4;
     private static final int ANSWER_FIELDS = 3;
 
     private EnqueueScript() {
@@ -50,20 +51,30 @@ public final class EnqueueScript {
     public record Call(Partition partition, long nowMillis, int dedupBuckets, long dedupWindowMillis, List<Task> tasks) {
 
         public ScriptCall script(RedisKeys keys) {
-            List<String> args = new ArrayList<>(5 + TASK_FIELDS * tasks.size());
+            String common = commonType();
+            List<String> args = new ArrayList<>(6 + (TASK_FIELDS + (common.isEmpty() ? 1 : 0)) * tasks.size());
             args.add(keys.base(partition));
             args.add(Long.toString(nowMillis));
             args.add(levels());
             args.add(Integer.toString(dedupBuckets));
             args.add(Long.toString(dedupWindowMillis));
+            args.add(common);
             for (Task task : tasks) {
                 args.add(task.id());
-                args.add(task.type());
                 args.add(task.digest());
                 args.add(task.envelope());
                 args.add(RecordBucket.of(task.id(), dedupBuckets));
+                if (common.isEmpty()) {
+                    args.add(task.type());
+                }
             }
             return new ScriptCall(LuaScript.ENQUEUE, List.of(keys.pending(partition), keys.stats(partition)), args);
+        }
+
+        /** The type of every task, sent once; "" when they differ (each task then sends its own). */
+        private String commonType() {
+            String type = tasks.isEmpty() ? "" : tasks.get(0).type();
+            return tasks.stream().allMatch(task -> task.type().equals(type)) ? type : "";
         }
 
         /** One digit per task, its level; "" when all are at the default (the usual call sends one short argument). */

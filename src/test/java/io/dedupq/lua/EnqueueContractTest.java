@@ -140,6 +140,21 @@ class EnqueueContractTest {
     }
 
     @Test
+    void eachTaskOfACallOfSeveralTypesKeepsItsOwnType() {
+        Task flaky = task("d1");
+        Task slow = new Task(uniqueId("t"), "slow-retry", "d2");
+        Task dup = new Task(flaky.id(), "slow-retry", "d1");
+
+        assertEquals(List.of(QUEUED, QUEUED, conflict("queued")), enqueue(flaky, slow, dup),
+                "the same id and digest with another type is a conflict within one call too");
+
+        assertEquals("flaky", lab.hget(keys.task(partition, flaky.id()), "type"));
+        assertEquals("slow-retry", lab.hget(keys.task(partition, slow.id()), "type"));
+        assertEquals("d2", lab.hget(keys.task(partition, slow.id()), "digest"));
+        assertEquals(List.of(slow.envelope(), flaky.envelope()), lab.lrange(keys.pending(partition)));
+    }
+
+    @Test
     void aCallOfThousandsIsQueuedWholeAndInOrder() {
         // more envelopes than one LPUSH of the script takes
         Task[] tasks = IntStream.range(0, 2_500).mapToObj(i -> task("d" + i)).toArray(Task[]::new);

@@ -187,7 +187,7 @@ final class LuaMutations {
             new LuaMutation(ENQUEUE, "task type not compared", "(existing[2] == false or existing[2] == ttype)", "true"),
             new LuaMutation(ENQUEUE, "a hash without digest (a pushed copy) is a conflict", "existing[1] == false or ", ""),
             new LuaMutation(ENQUEUE, "a dedup record without its hash is not a duplicate", "if mark then", "if false then"),
-            new LuaMutation(ENQUEUE, "dedup records left out of the lookup", "local mark = recall(base, layout, id, nowMs, ARGV[i + 4])",
+            new LuaMutation(ENQUEUE, "dedup records left out of the lookup", "local mark = recall(base, layout, id, nowMs, argv[i + 3])",
                     "local mark = nil"),
             new LuaMutation(ENQUEUE, "a record past its window still counts",
                     "if value and math.floor(value / 10) > nowMs then return value % 10 end",
@@ -215,9 +215,11 @@ final class LuaMutations {
             new LuaMutation(ENQUEUE, "no wake-up for a task of another level", "redis.call('LPUSH', KEYS[1], WAKE)", ""),
             new LuaMutation(ENQUEUE, "the level not named for the claims",
                     "redis.call('SADD', base .. 'levels', unpack(others))", ""),
-            new LuaMutation(ENQUEUE, "the hash forgets the level", "redis.call('HSET', taskKey, 'priority', level)", ""),
-            new LuaMutation(ENQUEUE, "task hash not written", "redis.call('HSET', taskKey, 'type', ttype,",
-                    "redis.call('HMGET', taskKey, 'type', ttype,"),
+            new LuaMutation(ENQUEUE, "the hash forgets the level", "call('HSET', taskKey, 'priority', level)", ""),
+            new LuaMutation(ENQUEUE, "task hash not written", "call('HSET', taskKey, 'digest', digest,",
+                    "call('HMGET', taskKey, 'digest', digest,"),
+            new LuaMutation(ENQUEUE, "a call of several types writes the common one", "local ttype = STRIDE == 4 and common or argv[i + 4]",
+                    "local ttype = STRIDE == 4 and common or argv[i + 3]"),
             new LuaMutation(ENQUEUE, "duplicates not counted", "if duplicates > 0 then", "if duplicates < 0 then"),
 
             // requeue.lua
