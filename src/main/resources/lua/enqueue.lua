@@ -41,7 +41,9 @@
 ]]
 local base, now, levels, common = ARGV[1], ARGV[2], ARGV[3], ARGV[6]
 local DEFAULT, WAKE, FIRST = '5', 'dedupq:wake', 7
-local STRIDE = common == '' and 5 or 4
+-- a call of several types sends each task's type as its fifth argument
+local typeEach = common == ''
+local STRIDE = typeEach and 5 or 4
 -- the per-task loop reads these locals, not the globals, once or more per task
 local call, argv = redis.call, ARGV
 -- include: records
@@ -58,7 +60,7 @@ for i = FIRST, #argv, STRIDE do
   local k = (i - FIRST) / STRIDE
   local level = levels == '' and DEFAULT or string.sub(levels, k + 1, k + 1)
   local id, digest = argv[i], argv[i + 1]
-  local ttype = STRIDE == 4 and common or argv[i + 4]
+  local ttype = typeEach and argv[i + 4] or common
   local taskKey = base .. 'task:' .. id
   local known, answer = false, nil
   -- one field first: most ids are new, and Lua pays for each field of a reply

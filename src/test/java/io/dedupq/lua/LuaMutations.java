@@ -218,8 +218,8 @@ final class LuaMutations {
             new LuaMutation(ENQUEUE, "the hash forgets the level", "call('HSET', taskKey, 'priority', level)", ""),
             new LuaMutation(ENQUEUE, "task hash not written", "call('HSET', taskKey, 'digest', digest,",
                     "call('HMGET', taskKey, 'digest', digest,"),
-            new LuaMutation(ENQUEUE, "a call of several types writes the common one", "local ttype = STRIDE == 4 and common or argv[i + 4]",
-                    "local ttype = STRIDE == 4 and common or argv[i + 3]"),
+            new LuaMutation(ENQUEUE, "a call of several types writes the common one", "local ttype = typeEach and argv[i + 4] or common",
+                    "local ttype = typeEach and argv[i + 3] or common"),
             new LuaMutation(ENQUEUE, "duplicates not counted", "if duplicates > 0 then", "if duplicates < 0 then"),
 
             // requeue.lua
