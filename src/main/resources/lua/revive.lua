@@ -4,7 +4,7 @@
 
   Only while the task is dead-lettered (status failed or dead, or its hash already expired
   with the dedup window) and its record is still in the dead list: the record is removed, the
-  dedup record (records.lua) cleared, the hash reset to queued with attempt 0 and no expiry, and the fresh
+  dedup record (records.lua) cleared, the hash reset to queued with no expiry, and the fresh
   envelope pushed for the workers onto the pending list of its priority level, with enqueue.lua's
   wake-up entry on an empty KEYS[6] when that is another level's list, and that level in the set
   KEYS[7] (claim.lua looks only at the levels it names).
@@ -24,8 +24,8 @@
   ARGV[6] key base            "{p:Q}:"
   ARGV[7] task id
 
-  The hash is left as enqueue.lua writes one: no id, queue or attempt 0 (the fields of a hash
-  written before that are removed).
+  The hash is left as enqueue.lua writes one: no id, queue, attempt or attempts (claim.lua reads
+  the last two as 0; the fields of a hash written before that are removed too).
 
   Returns {code, status}: {1, "queued"} revived; {0, ""} the record is no longer in the dead
   list; {-1, <status>} the task is not dead-lettered now (it was revived or enqueued again).
@@ -39,8 +39,8 @@ local time = redis.call('TIME')
 local base = ARGV[6]
 forget(base, recordsLayout(base, time[1] * 1000 + math.floor(time[2] / 1000)), ARGV[7])
 redis.call('HDEL', KEYS[1], 'startedAt', 'finishedAt', 'nextAttemptAt', 'lastError', 'result', 'deadRecord',
-  'finishedBy', 'token', 'priority', 'attempt', 'id', 'queue')
-redis.call('HSET', KEYS[1], 'type', ARGV[3], 'status', 'queued', 'attempts', '0')
+  'finishedBy', 'token', 'priority', 'attempt', 'attempts', 'id', 'queue')
+redis.call('HSET', KEYS[1], 'type', ARGV[3], 'status', 'queued')
 if not status then redis.call('HSET', KEYS[1], 'enqueuedAt', ARGV[4]) end
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'priority', ARGV[5]) end
 redis.call('PERSIST', KEYS[1])
