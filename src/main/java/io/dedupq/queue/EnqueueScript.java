@@ -11,7 +11,7 @@ import java.util.List;
  */
 public final class EnqueueScript {
 
-    /** Arguments per task: id, digest, envelope, bucket, and the type when the call's tasks have no common one. */
+    /** Arguments per task: id, digest, envelope, bucket; a call whose tasks have no common type adds each one's. */
     private static final int TASK_FIELDS = 4;
     private static final int ANSWER_FIELDS = 3;
 
@@ -52,7 +52,8 @@ public final class EnqueueScript {
 
         public ScriptCall script(RedisKeys keys) {
             String common = commonType();
-            List<String> args = new ArrayList<>(6 + (TASK_FIELDS + (common.isEmpty() ? 1 : 0)) * tasks.size());
+            boolean typeEach = common.isEmpty();
+            List<String> args = new ArrayList<>(6 + (typeEach ? TASK_FIELDS + 1 : TASK_FIELDS) * tasks.size());
             args.add(keys.base(partition));
             args.add(Long.toString(nowMillis));
             args.add(levels());
@@ -64,7 +65,7 @@ public final class EnqueueScript {
                 args.add(task.digest());
                 args.add(task.envelope());
                 args.add(RecordBucket.of(task.id(), dedupBuckets));
-                if (common.isEmpty()) {
+                if (typeEach) {
                     args.add(task.type());
                 }
             }
