@@ -19,11 +19,9 @@ import org.jboss.logging.Logger;
  * The ids the no-op handler ran, one entry per execution, in {@code {<prefix>:<partition>}:bench-runs}
  * ({@code {<prefix>:<queue>}:bench-runs} for the benchmark's queue of one partition): the list the
  * benchmark counts to prove one execution per task id. Ids go out in groups, one RPUSH in flight
- * per partition, each sent {@value #GATHER_MILLIS} ms after its first id came: the evidence then
- * costs neither the worker nor Redis a command of its own per task, also at concurrency 1, where a
- * group sent as soon as the one before was answered carried a single id, written just before the
- * task's claim call and run by Redis just before it. The benchmark waits until the list has
- * caught up.
+ * per partition, each sent {@value #GATHER_MILLIS} ms after its first id came, so that no task's
+ * path carries a command of the evidence's own, not even at concurrency 1 (docs/benchmarks.md,
+ * "The bench's own evidence woke Redis"). The benchmark waits until the list has caught up.
  */
 @ApplicationScoped
 public class RunRecords {
