@@ -68,7 +68,7 @@ if status == 'running' and token then
   redis.call('PUBLISH', ARGV[4], cjson.encode({ id = id, token = token }))
 end
 -- 4: cancelled, among the records' marks
-remember(base, recordsLayout(base, nowMs, ARGV[6], ARGV[2]), id, 4, nowMs, tonumber(ARGV[2]))
+remember(base, recordsLayout(base, nowMs, ARGV[6], ARGV[2]), id, RECORD_MARKS.cancelled, nowMs, tonumber(ARGV[2]))
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 redis.call('HINCRBY', KEYS[5], 'cancelled', 1)
 return { 1, 'cancelled' }

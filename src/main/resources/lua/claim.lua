@@ -151,8 +151,6 @@
 local base, worker, limit, ttl = ARGV[1], ARGV[2], tonumber(ARGV[4]), ARGV[5]
 local moved, window, retention = ARGV[7], tonumber(ARGV[8]), ARGV[9]
 -- include: records
--- the outcome's mark in its dedup record (4 is cancel.lua's)
-local MARKS = { succeeded = 1, failed = 2, dead = 3 }
 local FINISHED = { succeeded = true, failed = true, dead = true, cancelled = true }
 -- arguments after id, bucket, envelope, token and outcome, per outcome
 local EXTRAS = { succeeded = 1, retrying = 3, failed = 2, dead = 2 }
@@ -281,7 +279,7 @@ local function record(id, bucket, envelope, token, outcome, detail, nextRecord, 
     redis.call('HSET', taskKey, 'finishedBy', token, 'status', outcome, 'finishedAt', now)
   end
   redis.call('HDEL', taskKey, 'token', 'nextAttemptAt')
-  remember(base, records(), id, MARKS[outcome], nowMs, window, bucket)
+  remember(base, records(), id, RECORD_MARKS[outcome], nowMs, window, bucket)
   redis.call('PEXPIRE', taskKey, retention)
   count(outcome)
   return 1

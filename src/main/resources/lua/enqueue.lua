@@ -47,8 +47,6 @@ local STRIDE = typeEach and 5 or 4
 -- the per-task loop reads these locals, not the globals, once or more per task
 local call, argv = redis.call, ARGV
 -- include: records
--- the outcomes of the records' marks
-local OUTCOMES = { 'succeeded', 'failed', 'dead', 'cancelled' }
 local time = redis.call('TIME')
 local nowMs = time[1] * 1000 + math.floor(time[2] / 1000)
 local layout = recordsLayout(base, nowMs, ARGV[4], ARGV[5])
@@ -71,7 +69,13 @@ for i = FIRST, #argv, STRIDE do
     known, answer = status, same and 0 or -1
   else
     local mark = recall(base, layout, id, nowMs, argv[i + 3])
-    if mark then known, answer = OUTCOMES[mark], 0 end
+    if mark then
+      -- the mark's outcome, looked up only here: most ids have no record
+      for outcome, m in pairs(RECORD_MARKS) do
+        if m == mark then known = outcome end
+      end
+      answer = 0
+    end
   end
   if known then
     answers[#answers + 1] = k

@@ -26,7 +26,8 @@
   with the pods. The bucket is used only while that count is the stored one; otherwise, and for
   an id the pod never saw (a copy LPUSHed by a producer), the script computes it.
 ]]
-local RECORDS_LEGACY_MARKS = { succeeded = 1, failed = 2, dead = 3, cancelled = 4 }
+-- each terminal outcome's mark (the done markers of that earlier version held the names)
+local RECORD_MARKS = { succeeded = 1, failed = 2, dead = 3, cancelled = 4 }
 
 -- the partition's layout {buckets, legacyUntil, seeded}; made from seed (the pod's bucket count)
 -- and window when it does not exist yet and seed is given, else nil. seeded: the stored count is
@@ -59,7 +60,7 @@ local function recall(base, layout, id, nowMs, given)
     if layout.legacyUntil <= nowMs then return nil end
   end
   local mark = redis.call('GET', base .. 'done:' .. id)
-  return mark and (tonumber(mark) or RECORDS_LEGACY_MARKS[mark]) or nil
+  return mark and (tonumber(mark) or RECORD_MARKS[mark]) or nil
 end
 
 -- records id's outcome (mark 1..4) for window ms from nowMs

@@ -3,7 +3,7 @@ package io.dedupq.queue;
 import java.util.List;
 
 /**
- * The mark of a dedup record (lua/include/records.lua): a terminal outcome as a digit, which
+ * The mark of a dedup record (RECORD_MARKS in lua/include/records.lua): a terminal outcome as a digit, which
  * claim.lua and cancel.lua write and enqueue.lua and recall.lua read back.
  */
 public final class RecordMark {
