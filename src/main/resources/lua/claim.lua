@@ -54,10 +54,13 @@
   token, so a slot frees itself when the execution ends or its lock expires (a crashed worker's
   after the lock TTL), and dead entries are removed when met. A copy of a full group is parked:
   moved to the list <base>parked:<g> (its group named in the set <base>parked) instead of
-  running, so other groups keep flowing. Every claim first takes parked copies of up to 16
-  groups (picked at random from <base>parked), oldest first, as many as their group has free
-  slots (claimParked()), then goes on with pending. A call whose outcome freed a slot of a group
-  with parked copies answers drained 0, so its owner claims again at once instead of blocking
+  running, so other groups keep flowing. Every claim first takes parked copies of the groups
+  named in the set <base>parked-freed, then of up to 16 groups picked at random from
+  <base>parked, oldest first, as many as their group has free slots (claimParked()), then goes
+  on with pending. An outcome that frees a slot of a group with parked copies names the group in
+  <base>parked-freed, so the next claim takes its copy however many full groups also wait (a
+  random pick could miss it); a group leaves that set once a claim finds it without room or
+  copies. A call with such an outcome answers drained 0, so its owner claims again at once instead of blocking
   on BLMOVE (the claim ran before the outcome was recorded). Whatever freed the slot (an
   outcome, an expired lock, the reaper's requeue), the next claim call of any worker takes the
   copy; an idle owner of a queue with a group limit makes one after each BLMOVE that brought
@@ -322,6 +325,9 @@ end
 
 local grouped = groupMax > 0 or groupRateMax > 0
 local parkedKey = grouped and base .. 'parked'
+-- groups whose slot an outcome freed while they had parked copies: the next claim looks at them
+-- first, since a random pick among many parked groups, the others full, could miss them
+local freedKey = grouped and base .. 'parked-freed'
 -- made only when a group limit is set: every function a call makes costs it, the more so the
 -- more of the call's locals the function uses, and the plain path uses none of these
 local groupRunning, groupRoom, groupOf, joinGroup, claimParked
@@ -511,7 +517,10 @@ end
 if grouped then
   -- parked copies of groups with free slots are claimed first, oldest first, straight from their list
   function claimParked(room, movedCount)
-    for _, g in ipairs(redis.call('SRANDMEMBER', parkedKey, PARKED_GROUPS_PER_CALL)) do
+    local groups = redis.call('SMEMBERS', freedKey)
+    local freed = #groups
+    for _, g in ipairs(redis.call('SRANDMEMBER', parkedKey, PARKED_GROUPS_PER_CALL)) do groups[#groups + 1] = g end
+    for i, g in ipairs(groups) do
       local parked = base .. 'parked:' .. g
       local free = groupRoom(g)
       while free > 0 and taken < limit and started < room do
@@ -521,7 +530,10 @@ if grouped then
         take(raw)
         free, movedCount = free - 1, movedCount + 1
       end
-      if redis.call('EXISTS', parked) == 0 then redis.call('SREM', parkedKey, g) end
+      local gone = redis.call('EXISTS', parked) == 0
+      if gone then redis.call('SREM', parkedKey, g) end
+      -- a freed group stays named while it has both copies and room this call had no claims left for
+      if i <= freed and (gone or free <= 0) then redis.call('SREM', freedKey, g) end
     end
     return movedCount
   end
@@ -532,7 +544,10 @@ if grouped then
     local ok, env = pcall(cjson.decode, envelope)
     if ok and type(env) == 'table' and type(env.group) == 'string' and valid_id(env.group) then
       redis.call('HDEL', base .. 'group:' .. env.group, token)
-      if redis.call('EXISTS', base .. 'parked:' .. env.group) == 1 then waiting = true end
+      if redis.call('EXISTS', base .. 'parked:' .. env.group) == 1 then
+        waiting = true
+        redis.call('SADD', freedKey, env.group)
+      end
     end
   end
 end

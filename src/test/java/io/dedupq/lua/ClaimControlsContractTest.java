@@ -292,6 +292,47 @@ class ClaimControlsContractTest {
     }
 
     @Test
+    void aGroupAnOutcomeFreedIsClaimedNextHoweverManyGroupsWait() {
+        // more groups wait than a claim picks at random; all of them but the freed one are full
+        int groups = 200;
+        List<String> firsts = fresh("first", groups);
+        List<String> seconds = fresh("second", groups);
+        for (int g = 0; g < groups; g++) {
+            pending(grouped(firsts.get(g), "acc-" + g), grouped(seconds.get(g), "acc-" + g));
+        }
+        List<Claim> running = claim(2 * groups, "", null, 1, List.of()).claims();
+        assertEquals(groups, running.size(), "one of each group runs, the other waits aside");
+        Claim finishing = running.get(groups / 2);
+        String group = "acc-" + groups / 2;
+        String freed = keys.base(partition) + "parked-freed";
+
+        ClaimScript.Reply recorded = claimGrouped(1, List.of(succeeded(finishing)));
+        assertFalse(recorded.drained(), "the freed group has a copy waiting: the owner asks again");
+        assertEquals(List.of(group), lab.smembers(freed), "the freed group is named for the next claim");
+
+        ClaimScript.Reply next = claimGrouped(1, List.of());
+        assertEquals(List.of(seconds.get(groups / 2)), ids(next), "the next claim takes it, not a random pick of the groups");
+        assertFalse(lab.exists(freed), "taken: the group is no longer named");
+    }
+
+    @Test
+    void aFreedGroupStaysNamedUntilItsRoomIsTaken() {
+        List<String> copies = fresh("x", 5);
+        copies.forEach(id -> pending(grouped(id, "acc-X")));
+        List<Claim> running = claim(5, "", null, 2, List.of()).claims();
+        assertEquals(2, running.size(), "two run, three wait aside");
+        String freed = keys.base(partition) + "parked-freed";
+
+        claim(0, "", null, 2, running.stream().map(ClaimControlsContractTest::succeeded).toList());
+        assertEquals(List.of("acc-X"), lab.smembers(freed), "two slots freed, three copies waiting");
+
+        assertEquals(List.of(copies.get(2)), ids(claim(1, "", null, 2, List.of())));
+        assertEquals(List.of("acc-X"), lab.smembers(freed), "a slot is still free and a copy waits: still named");
+        assertEquals(List.of(copies.get(3)), ids(claim(1, "", null, 2, List.of())));
+        assertFalse(lab.exists(freed), "the group is full again: an outcome names it next time");
+    }
+
+    @Test
     void anExpiredLockFreesItsSlotForAnyWorkersNextCall() {
         String a1 = uniqueId("a1");
         String a2 = uniqueId("a2");
