@@ -54,8 +54,8 @@
   token, so a slot frees itself when the execution ends or its lock expires (a crashed worker's
   after the lock TTL), and dead entries are removed when met. A copy of a full group is parked:
   moved to the list <base>parked:<g> (its group named in the set <base>parked) instead of
-  running, so other groups keep flowing. Every claim first takes parked copies of the groups
-  named in the set <base>parked-freed, then of up to 16 groups picked at random from
+  running, so other groups keep flowing. Every claim first takes parked copies of up to 16
+  groups: those named in the set <base>parked-freed, then others picked at random from
   <base>parked, oldest first, as many as their group has free slots (claimParked()), then goes
   on with pending. An outcome that frees a slot of a group with parked copies names the group in
   <base>parked-freed, so the next claim takes its copy however many full groups also wait (a
@@ -517,9 +517,12 @@ end
 if grouped then
   -- parked copies of groups with free slots are claimed first, oldest first, straight from their list
   function claimParked(room, movedCount)
-    local groups = redis.call('SMEMBERS', freedKey)
+    -- freed groups first, then random ones, 16 in all: each group looked at costs several commands
+    local groups = redis.call('SRANDMEMBER', freedKey, PARKED_GROUPS_PER_CALL)
     local freed = #groups
-    for _, g in ipairs(redis.call('SRANDMEMBER', parkedKey, PARKED_GROUPS_PER_CALL)) do groups[#groups + 1] = g end
+    if freed < PARKED_GROUPS_PER_CALL then
+      for _, g in ipairs(redis.call('SRANDMEMBER', parkedKey, PARKED_GROUPS_PER_CALL - freed)) do groups[#groups + 1] = g end
+    end
     for i, g in ipairs(groups) do
       local parked = base .. 'parked:' .. g
       local free = groupRoom(g)

@@ -87,7 +87,7 @@ final class LuaMutations {
                     "if grouped then movedCount = claimParked(room, movedCount) end",
                     "if groupMax > 0 then movedCount = claimParked(room, movedCount) end"),
             new LuaMutation(CLAIM, "a freed group not named for the next claim", "redis.call('SADD', freedKey, env.group)", ""),
-            new LuaMutation(CLAIM, "freed groups not looked at first", "local groups = redis.call('SMEMBERS', freedKey)",
+            new LuaMutation(CLAIM, "freed groups not looked at first", "local groups = redis.call('SRANDMEMBER', freedKey, PARKED_GROUPS_PER_CALL)",
                     "local groups = {}"),
             new LuaMutation(CLAIM, "a freed group stays named once taken",
                     "if i <= freed and (gone or free <= 0) then redis.call('SREM', freedKey, g) end", ""),
