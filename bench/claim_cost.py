@@ -100,6 +100,11 @@ def bucket(task_id, buckets):
     return str(int(hashlib.sha1(task_id.encode()).hexdigest()[:8], 16) % buckets)
 
 
+def noop_envelope(task_id, lid, now, extra=''):
+    """An envelope of bench/app's no-op type as a producer LPUSHes it; extra: more JSON fields, each with a leading comma."""
+    return '{"id":"%s","type":"noop","payload":{"lid":%d},"attempt":0,"enqueuedAt":%d%s}' % (task_id, lid, now, extra)
+
+
 def free_port():
     s = socket.socket()
     s.bind(('127.0.0.1', 0))
@@ -149,8 +154,7 @@ def main():
 
         def envelope(lid):
             group = ',"group":"g%d"' % lid if a.group_concurrency or a.group_rate_limit else ''
-            return '{"id":"payment-2026-%d","type":"noop","payload":{"lid":%d},"attempt":0,"enqueuedAt":%d%s}' % (
-                lid, lid, now, group)
+            return noop_envelope('payment-2026-%d' % lid, lid, now, group)
 
         def instrument(on):
             subprocess.run(['callgrind_control', '-i', 'on' if on else 'off', str(server.pid)],

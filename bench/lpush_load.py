@@ -7,7 +7,7 @@ more than 20,000 wait, so that a worker slower than RATE is not buried.
 import sys
 import time
 
-from claim_cost import Redis
+from claim_cost import Redis, noop_envelope
 
 PENDING = '{dedupq:noop}:pending'
 PUSH = 500
@@ -21,8 +21,7 @@ def main():
     while time.time() - started < seconds:
         if pushed < (time.time() - started) * rate and redis.call('LLEN', PENDING) < MAX_BACKLOG:
             now = int(time.time() * 1000)
-            redis.call('LPUSH', PENDING, *('{"id":"load-%d","type":"noop","payload":{"lid":%d},"attempt":0,"enqueuedAt":%d}'
-                                          % (n, n, now) for n in range(pushed, pushed + PUSH)))
+            redis.call('LPUSH', PENDING, *(noop_envelope('load-%d' % n, n, now) for n in range(pushed, pushed + PUSH)))
             pushed += PUSH
         else:
             time.sleep(0.01)

@@ -23,7 +23,7 @@ import os
 import subprocess
 import time
 
-from claim_cost import connect, free_port
+from claim_cost import connect, free_port, noop_envelope
 
 JAR = 'target/it/bench/app/target/quarkus-app/quarkus-run.jar'
 PENDING = '{dedupq:noop}:pending'
@@ -52,8 +52,7 @@ def command_stats(redis):
 def push_backlog(redis, tasks):
     now = int(time.time() * 1000)
     for first in range(0, tasks, PUSH):
-        redis.send('LPUSH', PENDING, *('{"id":"s%d","type":"noop","payload":{"lid":%d},"attempt":0,"enqueuedAt":%d}'
-                                       % (n, n, now) for n in range(first, min(first + PUSH, tasks))))
+        redis.send('LPUSH', PENDING, *(noop_envelope('s%d' % n, n, now) for n in range(first, min(first + PUSH, tasks))))
     redis.replies((tasks + PUSH - 1) // PUSH)
 
 
