@@ -1,5 +1,6 @@
 package io.dedupq.health;
 
+import io.dedupq.queue.ClusterAddresses;
 import io.dedupq.queue.RedisSettings;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Vertx;
@@ -11,7 +12,6 @@ import io.vertx.redis.client.RedisClientType;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -29,8 +29,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @Singleton
 public class ClusterNodes {
-
-    private static final int DEFAULT_PORT = 6379;
 
     /** Looked up when first needed: Quarkus builds its Redis client before Vert.x is ready for injection. */
     private final Instance<Vertx> vertx;
@@ -58,7 +56,7 @@ public class ClusterNodes {
      */
     public List<Master> masters(Duration timeout) {
         Set<String> askable = new LinkedHashSet<>(knownMasters);
-        settings.copy().getEndpoints().forEach(endpoint -> askable.add(address(endpoint)));
+        settings.copy().getEndpoints().forEach(endpoint -> askable.add(ClusterAddresses.address(endpoint)));
         List<Uni<Response>> asks = askable.stream()
                 .map(address -> node(address).send(Request.cmd(Command.CLUSTER).arg("NODES"))).toList();
         String nodes = Uni.join().first(asks).withItem().await().atMost(timeout).toString();
@@ -77,27 +75,13 @@ public class ClusterNodes {
 
     /** A client that talks to the node at {@code address} (host:port) only. */
     public Redis node(String address) {
-        return clients.computeIfAbsent(address, a -> Redis.createClient(vertx.get(), settings.copy()
-                .setType(RedisClientType.STANDALONE).setEndpoints(List.of(url(a))).setMaxPoolSize(2)
-                .setMaxPoolWaiting(16).setPoolName("dedupq-readiness-" + a)));
+        return clients.computeIfAbsent(address, a -> Redis.createClient(vertx.get(),
+                ClusterAddresses.node(settings.copy(), a).setMaxPoolSize(2).setMaxPoolWaiting(16)
+                        .setPoolName("dedupq-readiness-" + a)));
     }
 
     @PreDestroy
     void close() {
         clients.values().forEach(Redis::close);
-    }
-
-    /** The node's URL with the scheme and credentials of the configured ones (as the cluster client builds it). */
-    private String url(String address) {
-        URI seed = URI.create(settings.copy().getEndpoint());
-        // still percent-encoded, as it must be in the new URL
-        String credentials = seed.getRawUserInfo();
-        return seed.getScheme() + "://" + (credentials == null ? "" : credentials + "@") + address;
-    }
-
-    /** host:port of a redis:// or rediss:// URL (Redis's port when it names none). */
-    private static String address(String endpoint) {
-        URI uri = URI.create(endpoint);
-        return uri.getHost() + ":" + (uri.getPort() == -1 ? DEFAULT_PORT : uri.getPort());
     }
 }

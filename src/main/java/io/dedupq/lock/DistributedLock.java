@@ -1,8 +1,8 @@
 package io.dedupq.lock;
 
+import io.dedupq.queue.KeyedCommand;
 import io.dedupq.queue.RedisCalls;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -29,7 +29,7 @@ public class DistributedLock {
 
     public Optional<Lease> acquire(String key, Duration ttl) {
         String token = UUID.randomUUID().toString();
-        Response reply = redis.send(Request.cmd(Command.SET).arg(key).arg(token).arg("NX").arg("PX").arg(ttl.toMillis()));
+        Response reply = redis.send(KeyedCommand.of(Command.SET, key).arg(token).arg("NX").arg("PX").arg(ttl.toMillis()));
         return reply == null ? Optional.empty() : Optional.of(new Lease(key, token));
     }
 

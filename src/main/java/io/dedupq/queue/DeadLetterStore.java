@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Clock;
@@ -106,12 +105,12 @@ public class DeadLetterStore {
 
     /** The record of {@code id} as it is in its partition's dead list: the hash names it, else the newest match. */
     private Optional<String> find(Partition partition, String id) {
-        Response named = redis.send(Request.cmd(Command.HGET).arg(keys.task(partition, id)).arg("deadRecord"));
+        Response named = redis.send(KeyedCommand.of(Command.HGET, keys.task(partition, id)).arg("deadRecord"));
         if (named != null) {
             return Optional.of(named.toString());
         }
         for (long start = 0; ; start += SCAN_PAGE) {
-            Response slice = redis.send(Request.cmd(Command.LRANGE).arg(keys.dead(partition)).arg(start)
+            Response slice = redis.send(KeyedCommand.of(Command.LRANGE, keys.dead(partition)).arg(start)
                     .arg(start + SCAN_PAGE - 1));
             for (Response raw : slice) {
                 if (id.equals(view(raw.toString()).id())) {

@@ -4,6 +4,7 @@ import io.dedupq.config.DedupqConfig;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.vertx.UniHelper;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Response;
@@ -20,7 +21,8 @@ import java.util.Map;
  * request between them instead of one each (measured: Redis's CPU per task about halves from four
  * tasks a call). The first enqueue of a turn schedules the send at the end of the loop's tasks;
  * those that follow in the same turn join it. Each caller gets the answers of its own tasks; a
- * failure of the call fails every caller in it. Off an event loop (a blocking enqueue on a worker
+ * partition's call that fails fails the callers with tasks in it, and no others (on a Cluster
+ * the other partitions may live on masters that answer). Off an event loop (a blocking enqueue on a worker
  * thread), and for a batch of {@value #TURN_TASKS} tasks or more, a call is sent on its own.
  * enqueue.lua takes its tasks one after the other, so two callers' tasks with the same id in one
  * call are answered as if sent one after the other.
@@ -109,47 +111,32 @@ public class EnqueueCoalescer {
             return UniHelper.toUni(promise.future());
         }
 
+        /** One call per partition, all written at once (each partition is a hash slot of its own). */
         void send() {
-            List<Partition> order = new ArrayList<>(tasks.keySet());
-            Uni<List<Response>> replies;
-            try {
-                long now = clock.millis();
-                List<ScriptCall> calls = new ArrayList<>(order.size());
-                for (Partition partition : order) {
-                    DedupqConfig.QueueConfig queue = partitions.settings(partition);
-                    calls.add(new EnqueueScript.Call(partition, now, queue.dedupBuckets(), queue.dedupWindow().toMillis(),
-                            tasks.get(partition)).script(keys));
-                }
-                replies = durability.replicas() == 0 ? redis.scriptsAsync(calls)
-                        : redis.scriptsReplicatedAsync(calls, durability.replicas(), durability.replicaTimeout());
-            } catch (RuntimeException e) {
-                // sent from a task of the loop, where nobody would see it: every caller is told
-                fail(e);
-                return;
-            }
-            replies.subscribe().with(all -> answer(order, all), this::fail);
-        }
-
-        private void answer(List<Partition> order, List<Response> replies) {
-            Map<Partition, List<EnqueueScript.Answer>> answers = new LinkedHashMap<>();
-            try {
-                for (int i = 0; i < order.size(); i++) {
-                    Partition partition = order.get(i);
-                    answers.put(partition, EnqueueScript.Reply.read(replies.get(i), tasks.get(partition).size()).answers());
-                }
-            } catch (RuntimeException e) {
-                fail(e);
-                return;
-            }
+            Map<Partition, Future<List<EnqueueScript.Answer>>> answers = new LinkedHashMap<>();
+            long now = clock.millis();
+            tasks.forEach((partition, own) -> answers.put(partition, answers(partition, own, now)));
             for (Caller caller : callers) {
-                caller.promise().complete(caller.shares().stream()
-                        .map(share -> answers.get(share.partition()).subList(share.from(), share.from() + share.size()))
-                        .toList());
+                List<Future<List<EnqueueScript.Answer>>> own = caller.shares().stream()
+                        .map(share -> answers.get(share.partition())).toList();
+                Future.all(own).map(all -> caller.shares().stream()
+                        .map(share -> answers.get(share.partition()).result().subList(share.from(), share.from() + share.size()))
+                        .toList()).onComplete(caller.promise());
             }
         }
 
-        private void fail(Throwable failure) {
-            callers.forEach(caller -> caller.promise().fail(failure));
+        private Future<List<EnqueueScript.Answer>> answers(Partition partition, List<EnqueueScript.Task> own, long now) {
+            try {
+                DedupqConfig.QueueConfig queue = partitions.settings(partition);
+                List<ScriptCall> call = List.of(new EnqueueScript.Call(partition, now, queue.dedupBuckets(),
+                        queue.dedupWindow().toMillis(), own).script(keys));
+                Uni<List<Response>> reply = durability.replicas() == 0 ? redis.scriptsAsync(call)
+                        : redis.scriptsReplicatedAsync(call, durability.replicas(), durability.replicaTimeout());
+                return UniHelper.toFuture(reply).map(replies -> EnqueueScript.Reply.read(replies.get(0), own.size()).answers());
+            } catch (RuntimeException e) {
+                // sent from a task of the loop, where nobody would see it: the callers are told
+                return Future.failedFuture(e);
+            }
         }
     }
 }

@@ -5,7 +5,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
-import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -33,7 +32,7 @@ public class EventLoopRedis {
     private final Vertx vertx;
     private final Context loop;
     /** Created on {@link #loop} by the first task queued there; only used on it. */
-    private Redis client;
+    private RedisNodes nodes;
     private RedisGateway gateway;
 
     public EventLoopRedis(Vertx vertx, RedisSettings settings, WriteFailures writeFailures, QueuePartitions partitions) {
@@ -43,8 +42,8 @@ public class EventLoopRedis {
         // every queue partition's owner may hold a connection in BLMOVE; the calls need their own
         options.setMaxPoolSize(options.getMaxPoolSize() + partitions.all().size());
         loop.runOnContext(v -> {
-            client = Redis.createClient(vertx, options);
-            gateway = new RedisGateway(client, writeFailures);
+            nodes = RedisNodes.of(vertx, options, () -> Redis.createClient(vertx, options));
+            gateway = new RedisGateway(nodes, writeFailures);
         });
     }
 
@@ -69,8 +68,8 @@ public class EventLoopRedis {
      * One command on the loop. {@code timeout} bounds the wait for its reply: a blocking command
      * (BLMOVE) needs its own wait plus {@link RedisGateway#REPLY_TIMEOUT}.
      */
-    public Future<Response> send(Request request, Duration timeout) {
-        return gateway.send(request, timeout);
+    public Future<Response> send(KeyedCommand command, Duration timeout) {
+        return gateway.send(command, timeout);
     }
 
     /** One script call on the loop (see {@link RedisGateway#script}). */
@@ -94,8 +93,8 @@ public class EventLoopRedis {
     @PreDestroy
     void close() {
         loop.runOnContext(v -> {
-            if (client != null) {
-                client.close();
+            if (nodes != null) {
+                nodes.close();
             }
         });
     }

@@ -3,6 +3,7 @@ package io.dedupq.queue;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.vertx.UniHelper;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Request;
@@ -24,17 +25,29 @@ public class RedisCalls {
     private final RedisGateway gateway;
     private final WriteFailures writeFailures;
 
-    public RedisCalls(Redis redis, WriteFailures writeFailures) {
-        this.gateway = new RedisGateway(redis.getDelegate(), writeFailures);
+    public RedisCalls(Redis redis, RedisSettings settings, Vertx vertx, WriteFailures writeFailures) {
+        // the app's client itself, unless it is a cluster client: then a router of our own (RedisNodes)
+        this.gateway = new RedisGateway(RedisNodes.of(vertx, settings.copy(), redis::getDelegate), writeFailures);
         this.writeFailures = writeFailures;
     }
 
+    /** One command, routed by its key. */
+    public Response send(KeyedCommand command) {
+        return await(() -> gateway.send(command, RedisGateway.REPLY_TIMEOUT).map(Response::newInstance),
+                RedisGateway.REPLY_TIMEOUT);
+    }
+
+    /**
+     * One command without a routing key: one that touches no key (TIME, INFO), or, on a Cluster,
+     * one whose key any master may redirect (MOVED) at the cost of a second round trip.
+     */
     public Response send(Request request) {
         return send(request, RedisGateway.REPLY_TIMEOUT);
     }
 
+    /** {@link #send(Request)}, waiting at most {@code timeout}. */
     public Response send(Request request, Duration timeout) {
-        return await(() -> gateway.send(request.getDelegate(), timeout).map(Response::newInstance), timeout);
+        return await(() -> gateway.send(KeyedCommand.keyless(request), timeout).map(Response::newInstance), timeout);
     }
 
     /** The Redis server's time (ms): the clock every liveness and due-time decision is made by, never a pod's. */

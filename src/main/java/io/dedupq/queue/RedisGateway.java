@@ -2,7 +2,6 @@ package io.dedupq.queue;
 
 import io.vertx.core.Future;
 import io.vertx.redis.client.Command;
-import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import java.time.Duration;
@@ -12,13 +11,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 
 /**
- * How dedupq talks to Redis, over one Vert.x client, the same on a standalone Redis and on a
- * Cluster. Everything here is non-blocking; replies complete on the client's event loop.
+ * How dedupq talks to Redis, the same on a standalone Redis and on a Cluster: each command goes
+ * to the node of its keys' hash slot ({@link RedisNodes}). Everything here is non-blocking;
+ * replies complete on the clients' event loop.
  * <ul>
  * <li>A script call goes by SHA. A NOSCRIPT reply (a restarted node, or a cluster node that never
  * saw the script) is answered by sending the same call once more as EVAL with the script's
@@ -37,30 +38,34 @@ public final class RedisGateway {
     /** Longest wait for a reply to a non-blocking command before the call fails. */
     public static final Duration REPLY_TIMEOUT = Duration.ofSeconds(5);
 
-    private final Redis client;
+    private final RedisNodes nodes;
     private final WriteFailures writeFailures;
 
-    public RedisGateway(Redis client, WriteFailures writeFailures) {
-        this.client = client;
+    RedisGateway(RedisNodes nodes, WriteFailures writeFailures) {
+        this.nodes = nodes;
         this.writeFailures = writeFailures;
     }
 
-    /** One command; {@code timeout} bounds the wait (a blocking command needs its own wait plus {@link #REPLY_TIMEOUT}). */
-    public Future<Response> send(Request request, Duration timeout) {
-        return guarded(client.send(request), timeout);
+    /**
+     * One command, routed by its key; {@code timeout} bounds the wait (a blocking command needs
+     * its own wait plus {@link #REPLY_TIMEOUT}).
+     */
+    public Future<Response> send(KeyedCommand command, Duration timeout) {
+        return guarded(nodes.send(command.slot(), command.request().getDelegate()), timeout);
     }
 
     /** One script call. */
     public Future<Response> script(ScriptCall call) {
-        return guarded(client.send(call.evalsha().getDelegate())
-                .recover(e -> isNoScript(e) ? client.send(call.eval().getDelegate()) : Future.failedFuture(e)),
+        return guarded(nodes.send(call.slot(), call.evalsha().getDelegate())
+                .recover(e -> isNoScript(e) ? nodes.send(call.slot(), call.eval().getDelegate()) : Future.failedFuture(e)),
                 REPLY_TIMEOUT);
     }
 
     /** The commands pipelined (one write per hash slot of their keys); replies in command order. */
     public Future<List<Response>> batch(List<KeyedCommand> commands) {
         return guarded(bySlot(commands, KeyedCommand::slot,
-                group -> client.batch(group.stream().map(c -> c.request().getDelegate()).toList())), REPLY_TIMEOUT);
+                (slot, group) -> nodes.batch(slot, group.stream().map(c -> c.request().getDelegate()).toList())),
+                REPLY_TIMEOUT);
     }
 
     /**
@@ -104,8 +109,8 @@ public final class RedisGateway {
      */
     private Future<List<Response>> scripts(List<ScriptCall> calls, List<Request> after,
             UnaryOperator<List<Response>> check) {
-        return guarded(bySlot(calls, ScriptCall::slot, group -> client.batch(requests(group, ScriptCall::evalsha, after))
-                .recover(e -> isNoScript(e) ? client.batch(requests(group, ScriptCall::eval, after)) : Future.failedFuture(e))
+        return guarded(bySlot(calls, ScriptCall::slot, (slot, group) -> nodes.batch(slot, requests(group, ScriptCall::evalsha, after))
+                .recover(e -> isNoScript(e) ? nodes.batch(slot, requests(group, ScriptCall::eval, after)) : Future.failedFuture(e))
                 .map(check)), REPLY_TIMEOUT);
     }
 
@@ -123,7 +128,7 @@ public final class RedisGateway {
 
     /** Groups the items by hash slot, sends each group as one pipeline, puts the replies back in order. */
     private static <T> Future<List<Response>> bySlot(List<T> items, ToIntFunction<T> slot,
-            Function<List<T>, Future<List<Response>>> sender) {
+            BiFunction<Integer, List<T>, Future<List<Response>>> sender) {
         if (items.isEmpty()) {
             return Future.succeededFuture(List.of());
         }
@@ -132,13 +137,11 @@ public final class RedisGateway {
             bySlot.computeIfAbsent(slot.applyAsInt(items.get(i)), s -> new ArrayList<>()).add(i);
         }
         if (bySlot.size() == 1) {
-            return sender.apply(items);
+            return sender.apply(bySlot.keySet().iterator().next(), items);
         }
         List<List<Integer>> groups = new ArrayList<>(bySlot.values());
         List<Future<List<Response>>> writes = new ArrayList<>();
-        for (List<Integer> group : groups) {
-            writes.add(sender.apply(group.stream().map(items::get).toList()));
-        }
+        bySlot.forEach((groupSlot, group) -> writes.add(sender.apply(groupSlot, group.stream().map(items::get).toList())));
         return Future.all(writes).map(all -> {
             Response[] ordered = new Response[items.size()];
             for (int g = 0; g < groups.size(); g++) {

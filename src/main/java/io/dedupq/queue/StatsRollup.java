@@ -11,7 +11,6 @@ import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.ScheduledExecution;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -65,7 +64,7 @@ public class StatsRollup {
     @ApplyGuard(RedisGuard.NAME)
     public List<JsonNode> recent(int limit) throws JsonProcessingException {
         List<JsonNode> entries = new ArrayList<>();
-        for (Response raw : redis.send(Request.cmd(Command.ZREVRANGE).arg(keys.rollups()).arg(0).arg(limit - 1))) {
+        for (Response raw : redis.send(KeyedCommand.of(Command.ZREVRANGE, keys.rollups()).arg(0).arg(limit - 1))) {
             entries.add(mapper.readTree(raw.toString()));
         }
         return entries;

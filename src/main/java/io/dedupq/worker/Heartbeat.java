@@ -1,13 +1,13 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.queue.KeyedCommand;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.ScriptCall;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -86,6 +86,6 @@ public class Heartbeat {
 
     /** Removes the worker from the list of all workers, after it has left every partition. */
     public void leave() {
-        redis.send(Request.cmd(Command.ZREM).arg(keys.workers()).arg(worker.id()));
+        redis.send(KeyedCommand.of(Command.ZREM, keys.workers()).arg(worker.id()));
     }
 }

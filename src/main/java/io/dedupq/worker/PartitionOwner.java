@@ -4,13 +4,13 @@ import io.dedupq.config.DedupqConfig;
 import io.dedupq.health.RedisMemory;
 import io.dedupq.metrics.TaskMetrics;
 import io.dedupq.queue.EventLoopRedis;
+import io.dedupq.queue.KeyedCommand;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.RedisGateway;
 import io.dedupq.queue.RedisFullException;
 import io.dedupq.queue.RedisKeys;
 import io.vertx.core.Future;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -415,10 +415,10 @@ public final class PartitionOwner {
             // only time frees that parked group: BLMOVE must not sleep past it on an idle queue
             wait = Duration.ofMillis(parkedWaitMillis);
         }
-        Request blmove = Request.cmd(Command.BLMOVE).arg(with.keys().pending(partition))
+        KeyedCommand blmove = KeyedCommand.of(Command.BLMOVE, with.keys().pending(partition))
                 .arg(with.keys().processing(partition, with.worker().id())).arg("RIGHT").arg("LEFT")
                 .arg(String.format(Locale.ROOT, "%.3f", wait.toMillis() / 1000.0));
-        with.loop().send(blmove.getDelegate(), wait.plus(RedisGateway.REPLY_TIMEOUT)).onComplete(moved -> {
+        with.loop().send(blmove, wait.plus(RedisGateway.REPLY_TIMEOUT)).onComplete(moved -> {
             blocking = false;
             lastTurn = System.nanoTime();
             if (moved.failed()) {
@@ -461,8 +461,8 @@ public final class PartitionOwner {
             inFlight.merge(claim.envelope(), 1, Integer::sum);
             tokens.add(claim.token());
         }
-        Request list = Request.cmd(Command.LRANGE).arg(with.keys().processing(partition, with.worker().id())).arg(0).arg(-1);
-        with.loop().send(list.getDelegate(), RedisGateway.REPLY_TIMEOUT).compose(copies -> {
+        KeyedCommand list = KeyedCommand.of(Command.LRANGE, with.keys().processing(partition, with.worker().id())).arg(0).arg(-1);
+        with.loop().send(list, RedisGateway.REPLY_TIMEOUT).compose(copies -> {
             List<String> orphans = new ArrayList<>();
             copies.forEach(copy -> {
                 if (inFlight.merge(copy.toString(), -1, Integer::sum) < 0) {

@@ -3,12 +3,12 @@ package io.dedupq.worker;
 import io.dedupq.config.DedupqConfig;
 import io.dedupq.lock.DistributedLock;
 import io.dedupq.metrics.TaskMetrics;
+import io.dedupq.queue.KeyedCommand;
 import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisKeys;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -79,7 +79,7 @@ public class Reaper {
         long cutoff = now - expiry.toMillis();
         long forgetBefore = now - forgetAfter.toMillis();
         for (Partition partition : partitions.all()) {
-            Response expired = redis.send(Request.cmd(Command.ZRANGEBYSCORE).arg(keys.workers(partition)).arg("-inf").arg(cutoff));
+            Response expired = redis.send(KeyedCommand.of(Command.ZRANGEBYSCORE, keys.workers(partition)).arg("-inf").arg(cutoff));
             for (Response entry : expired) {
                 String worker = entry.toString();
                 if (worker.equals(self.id())) {
@@ -92,6 +92,6 @@ public class Reaper {
                 }
             }
         }
-        redis.send(Request.cmd(Command.ZREMRANGEBYSCORE).arg(keys.workers()).arg("-inf").arg(forgetBefore));
+        redis.send(KeyedCommand.of(Command.ZREMRANGEBYSCORE, keys.workers()).arg("-inf").arg(forgetBefore));
     }
 }

@@ -1,6 +1,7 @@
 package io.dedupq.worker;
 
 import io.dedupq.config.DedupqConfig;
+import io.dedupq.queue.KeyedCommand;
 import io.dedupq.queue.RedisCalls;
 import io.dedupq.queue.RedisGuard;
 import io.dedupq.queue.RedisKeys;
@@ -8,7 +9,6 @@ import io.dedupq.queue.RunningTasks;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.faulttolerance.api.ApplyGuard;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
@@ -51,7 +51,7 @@ public class WorkerDirectory {
      */
     @ApplyGuard(RedisGuard.NAME)
     public List<WorkerView> workers() {
-        Response reply = redis.send(Request.cmd(Command.ZRANGE).arg(keys.workers()).arg(0).arg(-1).arg("WITHSCORES"));
+        Response reply = redis.send(KeyedCommand.of(Command.ZRANGE, keys.workers()).arg(0).arg(-1).arg("WITHSCORES"));
         long now = redis.serverMillis();
         long expiry = config.worker().heartbeatExpiry().toMillis();
         Map<String, Long> beats = new LinkedHashMap<>();

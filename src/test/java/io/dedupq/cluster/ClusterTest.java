@@ -17,17 +17,27 @@ import static io.dedupq.support.Partitions.whole;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.dedupq.config.RedisProcess;
+import io.dedupq.queue.EnqueueCoalescer;
+import io.dedupq.queue.EnqueueScript;
 import io.dedupq.queue.HashSlot;
+import io.dedupq.queue.Partition;
 import io.dedupq.queue.QueuePartitions;
 import io.dedupq.queue.RedisKeys;
+import io.dedupq.queue.StoreUnavailableException;
+import io.dedupq.queue.TaskQueue;
+import io.dedupq.queue.TaskSubmission;
 import io.dedupq.support.Concurrently;
 import io.dedupq.support.Envelopes;
 import io.dedupq.support.FlakyHandler;
 import io.dedupq.support.PartedHandler;
+import io.dedupq.support.Partitions;
 import io.dedupq.support.RedisCluster;
 import io.dedupq.support.RedisClusterTestResource;
 import io.dedupq.support.TestRedis;
@@ -35,6 +45,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import io.vertx.core.Vertx;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -42,6 +53,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +79,15 @@ class ClusterTest {
 
     @Inject
     QueuePartitions partitions;
+
+    @Inject
+    EnqueueCoalescer coalescer;
+
+    @Inject
+    TaskQueue queue;
+
+    @Inject
+    Vertx vertx;
 
     @Test
     void partitionsOfAQueueLandOnEveryMaster() {
@@ -195,6 +218,62 @@ class ClusterTest {
         awaitStatus(after, "succeeded");
         assertEquals(1, handler.executions(after).size());
         assertEquals(1, handler.executions(before).size());
+    }
+
+    /**
+     * A master that is down stops the partitions in its slots and no others: each command goes
+     * to the master of its own slot, and enqueues of one event-loop turn that share a pipeline
+     * fail only for the partition whose master did not answer. (The cluster runs with
+     * {@code cluster-require-full-coverage no}; with Redis's default it refuses every command
+     * once it flags the master as failed, whatever the client does.)
+     */
+    @Test
+    void aStoppedMasterStopsOnlyThePartitionsOfItsSlots() throws Exception {
+        RedisCluster cluster = RedisClusterTestResource.cluster();
+        List<Partition> parted = partitions.of(PartedHandler.TYPE);
+        Partition down = parted.get(0);
+        RedisProcess gone = cluster.nodeOf(keys.pending(down));
+        Partition up = parted.stream().filter(p -> cluster.nodeOf(keys.pending(p)) != gone).findFirst().orElseThrow();
+        try {
+            gone.stop();
+            String served = idOn(up);
+            assertEquals(202, submit(task(served, PartedHandler.TYPE, flaky(0))).statusCode());
+            // read from the handler: GET /api/tasks/{id} looks for the id in every queue, some on the stopped master
+            await().atMost(Duration.ofSeconds(20)).until(() -> handler.executions(served).size() == 1);
+            assertEquals(503, submit(task(idOn(down), PartedHandler.TYPE, flaky(0))).statusCode());
+
+            String sharing = idOn(up);
+            List<CompletableFuture<List<List<EnqueueScript.Answer>>>> answers = new ArrayList<>();
+            CompletableFuture<Void> sent = new CompletableFuture<>();
+            vertx.getOrCreateContext().runOnContext(v -> {
+                answers.add(coalescer.answers(prepared(sharing)).subscribeAsCompletionStage());
+                answers.add(coalescer.answers(prepared(idOn(down))).subscribeAsCompletionStage());
+                sent.complete(null);
+            });
+            sent.get(10, TimeUnit.SECONDS);
+            assertEquals(EnqueueScript.Verdict.QUEUED, answers.get(0).get(10, TimeUnit.SECONDS).get(0).get(0).verdict(),
+                    "the caller whose partition answered is answered");
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> answers.get(1).get(10, TimeUnit.SECONDS));
+            assertInstanceOf(StoreUnavailableException.class, failed.getCause());
+            await().atMost(Duration.ofSeconds(20)).until(() -> handler.executions(sharing).size() == 1);
+            assertEquals(1, handler.executions(served).size());
+        } finally {
+            gone.start();
+            cluster.awaitReady();
+            // the API's circuit breaker counted the refusals: the next test starts once it has closed
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> given().get("/api/queues").statusCode() == 200);
+        }
+    }
+
+    private String idOn(Partition partition) {
+        return Partitions.idOn(partitions, PartedHandler.TYPE, partition, "cluster");
+    }
+
+    private Map<Partition, List<EnqueueScript.Task>> prepared(String id) {
+        TaskQueue.Prepared task = queue.prepareAll(List.of(new TaskSubmission(id, PartedHandler.TYPE,
+                JsonNodeFactory.instance.objectNode().put("failures", 0)))).get(0);
+        return Map.of(partitions.forTask(task.queue(), task.id()), List.of(task.task()));
     }
 
     @Test

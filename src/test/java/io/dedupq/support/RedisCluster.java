@@ -34,7 +34,9 @@ public final class RedisCluster {
                 Path nodeDir = dir.resolve("node-" + i);
                 nodes.add(RedisProcess.start(nodeDir, "--cluster-enabled", "yes",
                         "--cluster-config-file", nodeDir.resolve("nodes.conf").toAbsolutePath().toString(),
-                        "--cluster-node-timeout", "5000"));
+                        "--cluster-node-timeout", "5000",
+                        // the masters that are up keep serving their slots while one is down (ClusterTest)
+                        "--cluster-require-full-coverage", "no"));
             }
             RedisCluster cluster = new RedisCluster(nodes);
             List<String> create = new ArrayList<>(List.of("--cluster", "create"));
