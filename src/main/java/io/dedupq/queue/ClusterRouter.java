@@ -165,7 +165,8 @@ final class ClusterRouter implements RedisNodes {
                 .map(address -> client(address).send(Request.cmd(Command.CLUSTER).arg("SLOTS"))
                         .map(reply -> slotMap(reply, address)))
                 .toList();
-        Future.any(asks).onComplete(any -> {
+        // a node that takes the connection and never answers (SIGSTOP) must not hold the reading up for good
+        Future.any(asks).timeout(RedisGateway.REPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).onComplete(any -> {
             if (any.succeeded()) {
                 masters = first(any.result());
             }
