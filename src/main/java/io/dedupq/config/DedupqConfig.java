@@ -217,7 +217,7 @@ public interface DedupqConfig {
         @WithDefault("4")
         int requestVolume();
 
-        /** Share of failed calls (Redis errors and timeouts only) in the window that opens the breaker. */
+        /** Share of failed calls (Redis errors and timeouts only; not a refused connection) in the window that opens the breaker. */
         @WithDefault("0.5")
         double failureRatio();
 

@@ -22,7 +22,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
  * refuses writes for want of replicas ({@link TooFewReplicasException}), for the same reasons;
  * nor a write its replicas did not acknowledge ({@link NotReplicatedException}): the master answered, within
  * {@code dedupq.durability.replica-timeout}, and on a Cluster it is one master's replica that is
- * late, so an open breaker would refuse the queues of every other master too.
+ * late, so an open breaker would refuse the queues of every other master too; nor a connection
+ * the node refused ({@link ConnectionRefusedException}): nobody waited, and on a Cluster it is one
+ * master that is down.
  * <p>
  * A guarded method must not call another guarded method: in half-open state the breaker lets
  * one call through, and the inner call would be refused.
@@ -45,7 +47,8 @@ public class RedisGuard {
                 .failureRatio(policy.failureRatio())
                 .delay(policy.delay().toMillis(), ChronoUnit.MILLIS)
                 .failOn(List.of(StoreUnavailableException.class, TimeoutException.class))
-                .skipOn(List.of(RedisFullException.class, TooFewReplicasException.class, NotReplicatedException.class))
+                .skipOn(List.of(RedisFullException.class, TooFewReplicasException.class, NotReplicatedException.class,
+                        ConnectionRefusedException.class))
                 .done()
                 .build();
     }

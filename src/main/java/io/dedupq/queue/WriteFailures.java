@@ -1,13 +1,15 @@
 package io.dedupq.queue;
 
+import io.netty.channel.ConnectTimeoutException;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.net.ConnectException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Turns a failed Redis call into what callers catch, {@link RedisFullException} for Redis's OOM
  * reply, {@link TooFewReplicasException} for its NOREPLICAS reply, {@link NotReplicatedException}
- * for a WAIT that counted too few replicas and {@link StoreUnavailableException} for everything
- * else, and counts the first three since this process started (the metrics of
+ * for a WAIT that counted too few replicas, {@link ConnectionRefusedException} for a node that
+ * refused the connection and {@link StoreUnavailableException} for everything else, and counts the first three since this process started (the metrics of
  * {@code io.dedupq.metrics.RedisWriteCounters}; health's {@code refusedWrites} reads the OOM count).
  */
 @ApplicationScoped
@@ -31,7 +33,20 @@ public class WriteFailures {
             tooFewReplicas.incrementAndGet();
             return new TooFewReplicasException(e);
         }
-        return new StoreUnavailableException(e);
+        return refused(e) ? new ConnectionRefusedException(e) : new StoreUnavailableException(e);
+    }
+
+    /** A connection refused at once, not one that timed out (Netty's connect timeout is a ConnectException too). */
+    private static boolean refused(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ConnectTimeoutException) {
+                return false;
+            }
+            if (t instanceof ConnectException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The failure of a call whose WAIT counted {@code acknowledged} replicas of the {@code wanted}. */
