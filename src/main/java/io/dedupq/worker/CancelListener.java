@@ -4,16 +4,20 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.dedupq.config.DedupqJson;
+import io.dedupq.queue.ClusterAddresses;
 import io.dedupq.queue.RedisKeys;
 import io.dedupq.queue.RedisSettings;
 import io.vertx.core.Vertx;
 import io.vertx.redis.client.Command;
 import io.vertx.redis.client.Redis;
+import io.vertx.redis.client.RedisClientType;
 import io.vertx.redis.client.RedisConnection;
+import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,7 +26,10 @@ import org.jboss.logging.Logger;
  * of its own, never the app's: a subscribed connection carries nothing else, and a Sentinel
  * failover reconnects whatever connection a client holds, which must not cost the app's pool one.
  * When the subscription fails or Redis restarts, it connects and subscribes again after a pause.
- * A notice sent meanwhile is not repeated: the watchdog's next lock extension finds the lock gone
+ * On a Redis Cluster a notice published on one node reaches every node, so it subscribes on one
+ * configured node at a time, the next one at each new try: a node that is down is passed over
+ * (the Vert.x cluster client could not connect at all while any node was down). A notice sent
+ * meanwhile is not repeated: the watchdog's next lock extension finds the lock gone
  * and the task cancelled, and does the same.
  */
 @ApplicationScoped
@@ -39,8 +46,9 @@ public class CancelListener {
     private final Watchdog watchdog;
     private final ObjectMapper mapper;
     private final Vertx vertx;
-    /** All below guarded by this. */
-    private Redis client;
+    /** All below guarded by this. One client, or on a Cluster one per configured node, tried in turn. */
+    private List<Redis> clients = List.of();
+    private int tries;
     /** The connection subscribing or subscribed, null between connections. */
     private RedisConnection connection;
     private boolean subscribed;
@@ -58,9 +66,12 @@ public class CancelListener {
 
     public synchronized void start() {
         running = true;
-        if (client == null) {
-            // one client for the app's life: each new one would register its pool's meters again
-            client = Redis.createClient(vertx, settings.ownClient(NAME).setMaxPoolSize(CONNECTIONS));
+        if (clients.isEmpty()) {
+            // clients for the app's life: each new one would register its pool's meters again
+            RedisOptions options = settings.ownClient(NAME).setMaxPoolSize(CONNECTIONS);
+            clients = options.getType() != RedisClientType.CLUSTER ? List.of(Redis.createClient(vertx, options))
+                    : options.getEndpoints().stream().map(ClusterAddresses::address).map(node -> Redis.createClient(vertx,
+                            ClusterAddresses.node(options, node).setPoolName(NAME + "@" + node))).toList();
         }
         connect();
     }
@@ -77,10 +88,8 @@ public class CancelListener {
     @PreDestroy
     synchronized void close() {
         stop();
-        if (client != null) {
-            client.close();
-            client = null;
-        }
+        clients.forEach(Redis::close);
+        clients = List.of();
     }
 
     /** True while subscribed (for tests and health: a notice can be heard). */
@@ -90,7 +99,8 @@ public class CancelListener {
 
     private synchronized void connect() {
         if (running) {
-            client.connect().onSuccess(this::subscribe).onFailure(failure -> retry(null, failure));
+            clients.get(tries++ % clients.size()).connect().onSuccess(this::subscribe)
+                    .onFailure(failure -> retry(null, failure));
         }
     }
 

@@ -41,6 +41,7 @@ import io.dedupq.support.Partitions;
 import io.dedupq.support.RedisCluster;
 import io.dedupq.support.RedisClusterTestResource;
 import io.dedupq.support.TestRedis;
+import io.dedupq.worker.CancelListener;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -88,6 +89,9 @@ class ClusterTest {
 
     @Inject
     Vertx vertx;
+
+    @Inject
+    CancelListener cancelListener;
 
     @Test
     void partitionsOfAQueueLandOnEveryMaster() {
@@ -236,6 +240,11 @@ class ClusterTest {
         Partition up = parted.stream().filter(p -> cluster.nodeOf(keys.pending(p)) != gone).findFirst().orElseThrow();
         try {
             gone.stop();
+            // the cancel listener, its subscriptions cut, subscribes again on a node that is up
+            cluster.nodes().stream().filter(node -> node != gone)
+                    .forEach(node -> cluster.cli(node, "client", "kill", "type", "pubsub"));
+            await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).until(() -> !cancelListener.subscribed());
+            await().atMost(Duration.ofSeconds(15)).until(cancelListener::subscribed);
             // refused at once, so they do not open the API's circuit breaker for the other masters
             for (int i = 0; i < 4; i++) {
                 assertEquals(503, submit(task(idOn(down), PartedHandler.TYPE, flaky(0))).statusCode());
