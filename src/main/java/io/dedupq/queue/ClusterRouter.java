@@ -9,7 +9,6 @@ import io.vertx.redis.client.Redis;
 import io.vertx.redis.client.RedisOptions;
 import io.vertx.redis.client.Request;
 import io.vertx.redis.client.Response;
-import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -48,10 +47,10 @@ final class ClusterRouter implements RedisNodes {
     private final Vertx vertx;
     private final RedisOptions options;
     private final Map<String, Redis> clients = new ConcurrentHashMap<>();
-    /** host:port of the master of each slot (null: no master serves it); null before the first reading. */
-    private volatile String[] masters;
+    /** The last slot map read; null before the first reading. */
+    private volatile SlotMap known;
     /** The reading of the slot map under way, if any: one at a time. */
-    private final AtomicReference<Future<String[]>> reading = new AtomicReference<>();
+    private final AtomicReference<Future<SlotMap>> reading = new AtomicReference<>();
     private volatile long readAt = System.nanoTime() - READ_AGAIN_AFTER_NANOS;
 
     ClusterRouter(Vertx vertx, RedisOptions options) {
@@ -78,6 +77,31 @@ final class ClusterRouter implements RedisNodes {
         clients.values().forEach(Redis::close);
     }
 
+    /**
+     * A reading of CLUSTER SLOTS: host:port of the master of each slot (null: no master serves
+     * it), and the masters once each, for keyless commands and the next reading.
+     */
+    private record SlotMap(String[] bySlot, List<String> masters) {
+
+        SlotMap(String[] bySlot) {
+            this(bySlot, Arrays.stream(bySlot).filter(Objects::nonNull).distinct().toList());
+        }
+
+        String master(int slot) {
+            if (bySlot[slot] == null) {
+                throw new IllegalStateException("no master of the Redis Cluster serves hash slot " + slot);
+            }
+            return bySlot[slot];
+        }
+
+        /** The masters in a random order: keyless commands spread over them. */
+        List<String> shuffled() {
+            List<String> order = new ArrayList<>(masters);
+            Collections.shuffle(order, ThreadLocalRandom.current());
+            return order;
+        }
+    }
+
     private interface Redirected<T> {
         Future<T> send(Redis client, boolean asking);
     }
@@ -87,8 +111,8 @@ final class ClusterRouter implements RedisNodes {
      * one can be reached; a MOVED or ASK reply sends it once more, where the reply says.
      */
     private <T> Future<T> routed(int slot, Function<Redis, Future<T>> send, Redirected<T> redirected) {
-        return slotMap().compose(map -> slot < 0 ? anyMaster(List.of(servers(map)), 0, send)
-                : send.apply(client(master(map, slot)))).recover(e -> {
+        return slotMap().compose(map -> slot < 0 ? anyMaster(map.shuffled(), 0, send)
+                : send.apply(client(map.master(slot)))).recover(e -> {
                     Matcher redirect = redirect(e);
                     readAgain();
                     if (redirect == null) {
@@ -100,17 +124,8 @@ final class ClusterRouter implements RedisNodes {
 
     /** The next master after one that refused the connection: the command did not reach it, so it is sent once. */
     private <T> Future<T> anyMaster(List<String> masters, int at, Function<Redis, Future<T>> send) {
-        return send.apply(client(masters.get(at))).recover(e -> at + 1 < masters.size() && refused(e)
-                ? anyMaster(masters, at + 1, send) : Future.failedFuture(e));
-    }
-
-    private static boolean refused(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ConnectException) {
-                return true;
-            }
-        }
-        return false;
+        return send.apply(client(masters.get(at))).recover(e -> at + 1 < masters.size()
+                && RedisReplies.connectFailure(e) != null ? anyMaster(masters, at + 1, send) : Future.failedFuture(e));
     }
 
     private static Matcher redirect(Throwable e) {
@@ -123,23 +138,9 @@ final class ClusterRouter implements RedisNodes {
         return null;
     }
 
-    /** The masters of the map, in a random order: keyless commands spread over them. */
-    private static String[] servers(String[] map) {
-        List<String> masters = new ArrayList<>(Arrays.stream(map).filter(Objects::nonNull).distinct().toList());
-        Collections.shuffle(masters, ThreadLocalRandom.current());
-        return masters.toArray(String[]::new);
-    }
-
-    private static String master(String[] map, int slot) {
-        if (map[slot] == null) {
-            throw new IllegalStateException("no master of the Redis Cluster serves hash slot " + slot);
-        }
-        return map[slot];
-    }
-
-    private Future<String[]> slotMap() {
-        String[] known = masters;
-        return known != null ? Future.succeededFuture(known) : read();
+    private Future<SlotMap> slotMap() {
+        SlotMap map = known;
+        return map != null ? Future.succeededFuture(map) : read();
     }
 
     /** A new reading of the slot map, unless one is under way or the last began less than a second ago. */
@@ -149,30 +150,28 @@ final class ClusterRouter implements RedisNodes {
         }
     }
 
-    private Future<String[]> read() {
-        Promise<String[]> promise = Promise.promise();
+    private Future<SlotMap> read() {
+        Promise<SlotMap> promise = Promise.promise();
         if (!reading.compareAndSet(null, promise.future())) {
-            Future<String[]> running = reading.get();
+            Future<SlotMap> running = reading.get();
             return running != null ? running : slotMap();
         }
         readAt = System.nanoTime();
-        Set<String> askable = new LinkedHashSet<>();
-        if (masters != null) {
-            Arrays.stream(masters).filter(Objects::nonNull).forEach(askable::add);
-        }
+        SlotMap last = known;
+        Set<String> askable = new LinkedHashSet<>(last == null ? List.of() : last.masters());
         options.getEndpoints().forEach(endpoint -> askable.add(ClusterAddresses.address(endpoint)));
-        List<Future<String[]>> asks = askable.stream()
+        List<Future<SlotMap>> asks = askable.stream()
                 .map(address -> client(address).send(Request.cmd(Command.CLUSTER).arg("SLOTS"))
                         .map(reply -> slotMap(reply, address)))
                 .toList();
         // a node that takes the connection and never answers (SIGSTOP) must not hold the reading up for good
         Future.any(asks).timeout(RedisGateway.REPLY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).onComplete(any -> {
             if (any.succeeded()) {
-                masters = first(any.result());
+                known = first(any.result());
             }
             reading.set(null);
             if (any.succeeded()) {
-                promise.complete(masters);
+                promise.complete(known);
             } else {
                 promise.fail(new IllegalStateException("no node of the Redis Cluster told its slot map (asked "
                         + askable + ")", any.cause()));
@@ -181,7 +180,7 @@ final class ClusterRouter implements RedisNodes {
         return promise.future();
     }
 
-    private static String[] first(CompositeFuture answers) {
+    private static SlotMap first(CompositeFuture answers) {
         for (int i = 0; i < answers.size(); i++) {
             if (answers.succeeded(i)) {
                 return answers.resultAt(i);
@@ -194,7 +193,7 @@ final class ClusterRouter implements RedisNodes {
      * CLUSTER SLOTS: per range, its first and last slot, then its master as (host, port, ...). A
      * node that does not know its own host names it "" ({@code asked} is that node's address).
      */
-    private static String[] slotMap(Response reply, String asked) {
+    private static SlotMap slotMap(Response reply, String asked) {
         String[] map = new String[SLOTS];
         for (Response range : reply) {
             Response master = range.get(2);
@@ -203,7 +202,7 @@ final class ClusterRouter implements RedisNodes {
                     + ":" + master.get(1).toInteger();
             Arrays.fill(map, range.get(0).toInteger(), range.get(1).toInteger() + 1, address);
         }
-        return map;
+        return new SlotMap(map);
     }
 
     /** The client of the node at {@code address}, made on first use, with the pool settings of the configured client. */

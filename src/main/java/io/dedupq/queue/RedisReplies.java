@@ -1,6 +1,8 @@
 package io.dedupq.queue;
 
-/** Redis's error replies reach us as the message of an exception or of one of its causes. */
+import java.net.ConnectException;
+
+/** Redis's error replies, and failures to connect, reach us as an exception or one of its causes. */
 final class RedisReplies {
 
     /** Redis at maxmemory under noeviction, refusing a command that may grow it. */
@@ -11,6 +13,16 @@ final class RedisReplies {
     static final String NO_SCRIPT = "NOSCRIPT No matching script";
 
     private RedisReplies() {
+    }
+
+    /** The connection failure behind {@code e} (refused, or timed out: Netty's ConnectTimeoutException), or null. */
+    static ConnectException connectFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ConnectException failure) {
+                return failure;
+            }
+        }
+        return null;
     }
 
     /** True when {@code e} or one of its causes carries Redis's {@code error} reply. */

@@ -33,20 +33,10 @@ public class WriteFailures {
             tooFewReplicas.incrementAndGet();
             return new TooFewReplicasException(e);
         }
-        return refused(e) ? new ConnectionRefusedException(e) : new StoreUnavailableException(e);
-    }
-
-    /** A connection refused at once, not one that timed out (Netty's connect timeout is a ConnectException too). */
-    private static boolean refused(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ConnectTimeoutException) {
-                return false;
-            }
-            if (t instanceof ConnectException) {
-                return true;
-            }
-        }
-        return false;
+        // refused at once, not a connect that timed out
+        ConnectException connect = RedisReplies.connectFailure(e);
+        return connect != null && !(connect instanceof ConnectTimeoutException) ? new ConnectionRefusedException(e)
+                : new StoreUnavailableException(e);
     }
 
     /** The failure of a call whose WAIT counted {@code acknowledged} replicas of the {@code wanted}. */
